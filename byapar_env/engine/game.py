@@ -1,0 +1,847 @@
+"""The Byapar state machine: one pending decision at a time, never calling the players.
+
+A turn runs as a small stack of tasks (end the turn, move, deal with the square, settle a debt).
+The engine works through the stack until some player has a choice to make, and stops there;
+``apply`` takes that choice and carries on. Every die and card comes from the game's own seeded
+generator, and tests force them with ``force_dice`` and ``stack_deck``.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import IntEnum
+
+from . import actions as A
+from . import board as B
+from .actions import Action, ActionKind
+from .errors import IllegalActionError
+from .rules import Rules
+
+K = ActionKind
+BANK = -1
+MAX_OFFERS_PER_TURN = 3
+
+
+class Phase(IntEnum):
+    """What kind of decision the game is waiting for."""
+
+    PRE_ROLL = 0  # the turn's player: build, sell, mortgage, pay off, trade, leave jail, roll
+    BUY = 1  # the turn's player: buy the unowned place landed on, or not
+    AUCTION = 2  # the bidder whose turn it is: bid or drop out
+    TRADE_ANSWER = 3  # the player offered a trade: accept or decline
+    RAISE_CASH = 4  # a player owing more than their cash: sell buildings, mortgage
+    GAME_OVER = 5
+
+
+# Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
+T_END_TURN = 0
+T_MOVE = 1  # (T_MOVE, steps): forward, salary on reaching or passing Start
+T_LAND = 2  # deal with the square the turn's player stands on
+T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1 is the bank
+
+# Per-square lookups derived from the board data once, for the hot paths.
+_KIND = tuple(s.kind for s in B.SQUARES)
+_PRICE = tuple(s.price for s in B.SQUARES)
+_HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
+_GROUP = tuple(B.GROUPS[s.group] if s.group else None for s in B.SQUARES)
+_MORTGAGE_VALUE = tuple(p // 2 for p in _PRICE)
+# Paying off: mortgage value plus 10%, rounded up to the next Rs 10.
+_PAYOFF = tuple(
+    -(-v * (100 + B.MORTGAGE_INTEREST_PERCENT) // 1000) * 10 for v in _MORTGAGE_VALUE
+)
+_IS_PLACE = tuple(k in (B.CITY, B.TRANSPORT, B.UTILITY) for k in _KIND)
+_BAIL_CARD = {d: next(c.number for c in B.CARDS[d] if c.effect == "bail") for d in B.DECKS}
+
+
+def mortgage_value(square: int) -> int:
+    """What the bank pays for mortgaging ``square``."""
+    return _MORTGAGE_VALUE[square]
+
+
+def payoff_cost(square: int) -> int:
+    """What paying off the mortgage on ``square`` costs."""
+    return _PAYOFF[square]
+
+
+def _money(amount: int) -> str:
+    return f"Rs {amount:,}"
+
+
+class Auction:
+    """The auction under way: the place, the highest bid and its holder, who is still in."""
+
+    __slots__ = ("square", "high", "holder", "bidders", "idx")
+
+    def __init__(self, square: int, bidders: list[int], high: int = 0, holder: int = -1,
+                 idx: int = 0) -> None:
+        self.square = square
+        self.bidders = bidders  # seats still in, in bidding order
+        self.high = high
+        self.holder = holder
+        self.idx = idx  # position in ``bidders`` of the next to act
+
+    def to_dict(self) -> dict:
+        return {"square": self.square, "bidders": list(self.bidders), "high": self.high,
+                "holder": self.holder, "idx": self.idx}
+
+    def copy(self) -> Auction:
+        return Auction(self.square, list(self.bidders), self.high, self.holder, self.idx)
+
+
+class Game:
+    """One game of Byapar. Seats are numbered 0 to ``num_players - 1`` in turn order.
+
+    Public state (read it freely; scenario tests also set it up directly):
+    ``cash``, ``position``, ``in_jail``, ``jail_misses``, ``bail_cards`` (deck names),
+    ``bankrupt`` per seat; ``owner`` (-1 for the bank), ``buildings`` (0-4 houses, 5 a hotel),
+    ``mortgaged`` per square; ``decks`` (card numbers, top first); ``turn``, ``round``,
+    ``phase``, ``current_player``, ``log``.
+    """
+
+    def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.cash = [rules.starting_cash] * n
+        self.position = [0] * n
+        self.in_jail = [False] * n
+        self.jail_misses = [0] * n
+        self.bail_cards: list[list[str]] = [[] for _ in range(n)]
+        self.bankrupt = [False] * n
+        self.owner = [-1] * B.NUM_SQUARES
+        self.buildings = [0] * B.NUM_SQUARES
+        self.mortgaged = [False] * B.NUM_SQUARES
+        self.decks: dict[str, list[int]] = {}
+        for d in B.DECKS:
+            cards = [c.number for c in B.CARDS[d]]
+            self.rng.shuffle(cards)
+            self.decks[d] = cards
+        self.turn = 0
+        self.round = 1
+        self.turn_count = 1
+        self.doubles = 0
+        self.roll_again = False
+        self.dice = (0, 0)
+        self.offers_made = 0
+        self.phase = Phase.PRE_ROLL
+        self.current_player = 0
+        self.tasks: list[tuple[int, ...]] = []
+        self.pending_square = -1
+        self.auction: Auction | None = None
+        self.offer: tuple[int, Action] | None = None  # (offering seat, the offer)
+        self.debt: tuple[int, ...] | None = None  # the T_DEBT task being raised for
+        self.winners: list[int] = []
+        self.forced_dice: list[tuple[int, int]] = []
+        self.log: list[str] = [f"Round 1: seat 0 to play ({n} players)"]
+        self.bank_paid = 0  # money the bank has paid out (salary, cards, sales, mortgages)
+        self.bank_received = 0  # money paid to the bank (prices, taxes, fines, bids, payoffs)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def active_seats(self) -> list[int]:
+        """Seats still in the game, in turn order from seat 0."""
+        return [s for s in range(self.num_players) if not self.bankrupt[s]]
+
+    def places_of(self, seat: int) -> list[int]:
+        return [sq for sq in B.PLACES if self.owner[sq] == seat]
+
+    def net_worth(self, seat: int) -> int:
+        """Cash + places at price (half if mortgaged) + buildings at cost; 0 once bankrupt."""
+        if self.bankrupt[seat]:
+            return 0
+        total = self.cash[seat]
+        for sq in B.PLACES:
+            if self.owner[sq] == seat:
+                total += _MORTGAGE_VALUE[sq] if self.mortgaged[sq] else _PRICE[sq]
+                total += self.buildings[sq] * _HOUSE_COST[sq]
+        return total
+
+    def owns_group(self, seat: int, square: int) -> bool:
+        """Whether ``seat`` owns every place of the colour group of city ``square``."""
+        group = _GROUP[square]
+        return group is not None and all(self.owner[s] == seat for s in group)
+
+    def rent(self, square: int, dice_total: int | None = None) -> int:
+        """The rent a visitor would owe on ``square`` now (0 when unowned or mortgaged)."""
+        o = self.owner[square]
+        if o < 0 or self.mortgaged[square]:
+            return 0
+        kind = _KIND[square]
+        if kind == B.CITY:
+            rents = B.SQUARES[square].rents
+            b = self.buildings[square]
+            if b:
+                return rents[b]
+            return rents[0] * 2 if self.owns_group(o, square) else rents[0]
+        if kind == B.TRANSPORT:
+            held = sum(1 for s in B.TRANSPORTS if self.owner[s] == o)
+            return B.TRANSPORT_RENT[held]
+        held = sum(1 for s in B.UTILITIES if self.owner[s] == o)
+        total = sum(self.dice) if dice_total is None else dice_total
+        return B.UTILITY_MULTIPLIER[held] * total
+
+    def liquidation_value(self, seat: int) -> int:
+        """Cash the seat could hold after selling every building and mortgaging every place."""
+        total = self.cash[seat]
+        for sq in B.PLACES:
+            if self.owner[sq] == seat:
+                total += self.buildings[sq] * _HOUSE_COST[sq] // 2
+                if not self.mortgaged[sq]:
+                    total += _MORTGAGE_VALUE[sq]
+        return total
+
+    def debt_owed(self) -> int:
+        """The amount of the debt being raised for (0 when none)."""
+        return sum(self.debt[3::2]) if self.debt else 0
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of ``current_player`` now, except trade offers.
+
+        Trade offers are open-ended (any mix of places and money); ``can_offer_trade`` tells
+        whether one may be made now and ``is_legal`` or ``trade_error`` checks a given offer.
+        The list is never empty while the game is not over.
+        """
+        ph = self.phase
+        p = self.current_player
+        if ph == Phase.PRE_ROLL:
+            acts = [A.ROLL]
+            if self.in_jail[p]:
+                if self.cash[p] >= B.JAIL_FINE:
+                    acts.append(A.PAY_FINE)
+                if self.bail_cards[p]:
+                    acts.append(A.USE_BAIL_CARD)
+            self._property_actions(p, True, acts)
+            return acts
+        if ph == Phase.BUY:
+            return [A.buy(self.pending_square), A.decline(self.pending_square)]
+        if ph == Phase.AUCTION:
+            a = self.auction
+            acts = [A.DROP_OUT]
+            acts.extend(A.bids(a.square, a.high + B.BID_STEP, self.cash[p]))
+            return acts
+        if ph == Phase.TRADE_ANSWER:
+            return [A.ACCEPT_TRADE, A.REJECT_TRADE]
+        if ph == Phase.RAISE_CASH:
+            acts = []
+            self._property_actions(p, False, acts)
+            return acts
+        return []
+
+    def _property_actions(self, p: int, pre_roll: bool, acts: list[Action]) -> None:
+        owner = self.owner
+        blds = self.buildings
+        mort = self.mortgaged
+        cash = self.cash[p]
+        for sq in B.PLACES:
+            if owner[sq] != p:
+                continue
+            if mort[sq]:
+                if pre_roll and cash >= _PAYOFF[sq]:
+                    acts.append(A._UNMORTGAGE[sq])
+                continue
+            group = _GROUP[sq]
+            if group is None:
+                acts.append(A._MORTGAGE[sq])
+                continue
+            b = blds[sq]
+            top = low = b
+            whole = True
+            for s in group:
+                h = blds[s]
+                if h > top:
+                    top = h
+                elif h < low:
+                    low = h
+                if owner[s] != p or mort[s]:
+                    whole = False
+            if top == 0:
+                acts.append(A._MORTGAGE[sq])
+            elif b == top:
+                acts.append(A._SELL[sq])
+            if pre_roll and whole and b < B.HOTEL and b == low and cash >= _HOUSE_COST[sq]:
+                acts.append(A._BUILD[sq])
+
+    def can_offer_trade(self) -> bool:
+        """Whether the current player may make a trade offer now (to someone)."""
+        return (
+            self.phase == Phase.PRE_ROLL
+            and self.offers_made < MAX_OFFERS_PER_TURN
+            and sum(1 for b in self.bankrupt if not b) > 1
+        )
+
+    def trade_error(self, offer: Action) -> str | None:
+        """Why ``offer`` may not be made now, or None when it may."""
+        if self.phase != Phase.PRE_ROLL:
+            return f"trade offers are made before rolling, and the game is in {self.phase.name}"
+        p = self.turn
+        if self.offers_made >= MAX_OFFERS_PER_TURN:
+            return f"at most {MAX_OFFERS_PER_TURN} trade offers a turn, and {self.offers_made} made"
+        t = offer.target
+        if not isinstance(t, int) or not 0 <= t < self.num_players or t == p or self.bankrupt[t]:
+            others = [s for s in self.active_seats() if s != p]
+            return f"the other player must be a seat still in the game other than {p}: {others}"
+        give, take = offer.give, offer.take
+        if not give and not take:
+            return "a trade must include at least one place"
+        for side, seat, squares in (("give", p, give), ("take", t, take)):
+            if len(set(squares)) != len(squares):
+                return f"{side} names a place twice: {squares}"
+            for sq in squares:
+                if not isinstance(sq, int) or not 0 <= sq < B.NUM_SQUARES or not _IS_PLACE[sq]:
+                    return f"{side} names {sq!r}, which is not a place"
+                if self.owner[sq] != seat:
+                    return f"{side} names {B.SQUARES[sq].name}, which seat {seat} does not own"
+                group = _GROUP[sq]
+                if group and any(self.buildings[s] for s in group):
+                    return (f"{B.SQUARES[sq].name} cannot change hands while its colour group "
+                            "has buildings")
+        amount = offer.amount
+        if not isinstance(amount, int) or amount % 10:
+            return f"trade money must be a whole multiple of Rs 10, got {amount!r}"
+        payer = p if amount > 0 else t
+        if abs(amount) > self.cash[payer]:
+            return (f"seat {payer} would pay {_money(abs(amount))} but holds "
+                    f"{_money(self.cash[payer])}")
+        return None
+
+    def is_legal(self, action: Action) -> bool:
+        return self._illegal_reason(action) is None
+
+    def _illegal_reason(self, action: object) -> str | None:
+        if not isinstance(action, Action):
+            return f"expected an Action, got {type(action).__name__}"
+        ph = self.phase
+        if ph == Phase.GAME_OVER:
+            return "the game is over"
+        k = action.kind
+        if k == K.OFFER_TRADE:
+            return self.trade_error(action)
+        if k == K.BID and ph == Phase.AUCTION:
+            a = self.auction
+            amt = action.amount
+            if action.square != a.square:
+                return f"the auction is for {B.SQUARES[a.square].name}"
+            low = a.high + B.BID_STEP
+            if not isinstance(amt, int) or amt % B.BID_STEP or amt < low:
+                return f"a bid must be a multiple of {B.BID_STEP} from {low:,} up"
+            if amt > self.cash[self.current_player]:
+                return f"a bid may not exceed the bidder's cash, {self.cash[self.current_player]:,}"
+            return None
+        if k == K.ROLL and ph == Phase.PRE_ROLL and action == A.ROLL:
+            return None
+        if action in self.legal_actions():
+            return None
+        return "it is not among the legal actions"
+
+    # ------------------------------------------------------------------ chance
+    def force_dice(self, *rolls: tuple[int, int]) -> None:
+        """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
+        for r in rolls:
+            if (len(r) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in r)):
+                raise ValueError(f"a forced roll is two dice from 1 to 6, got {r!r}")
+        self.forced_dice.extend((r[0], r[1]) for r in rolls)
+
+    def stack_deck(self, deck: str, *numbers: int) -> None:
+        """Put the cards with these numbers on top of ``deck``, the first named on top."""
+        if deck not in self.decks:
+            raise ValueError(f"deck must be one of {list(self.decks)}, got {deck!r}")
+        cards = self.decks[deck]
+        for number in reversed(numbers):
+            if number not in cards:
+                raise ValueError(f"card {number} is not in the {deck} deck now: {cards}")
+            cards.remove(number)
+            cards.insert(0, number)
+
+    def _roll(self) -> tuple[int, int]:
+        if self.forced_dice:
+            return self.forced_dice.pop(0)
+        r = self.rng.random
+        return int(r() * 6) + 1, int(r() * 6) + 1
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: Action) -> None:
+        """Take ``action`` for ``current_player``; raise IllegalActionError, changing nothing."""
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(self._illegal_message(action, reason))
+        k = action.kind
+        p = self.current_player
+        if k == K.ROLL:
+            self._do_roll(p)
+        elif k == K.BUILD:
+            sq = action.square
+            self._pay_bank(p, _HOUSE_COST[sq])
+            self.buildings[sq] += 1
+            what = "a hotel" if self.buildings[sq] == B.HOTEL else f"house {self.buildings[sq]}"
+            self.log.append(f"seat {p} builds {what} on {B.SQUARES[sq].name}")
+        elif k == K.SELL_BUILDING:
+            sq = action.square
+            self.buildings[sq] -= 1
+            self._bank_pays(p, _HOUSE_COST[sq] // 2)
+            self.log.append(f"seat {p} sells a building on {B.SQUARES[sq].name}")
+            self._after_raise(p)
+        elif k == K.MORTGAGE:
+            sq = action.square
+            self.mortgaged[sq] = True
+            self._bank_pays(p, _MORTGAGE_VALUE[sq])
+            self.log.append(f"seat {p} mortgages {B.SQUARES[sq].name}")
+            self._after_raise(p)
+        elif k == K.UNMORTGAGE:
+            sq = action.square
+            self._pay_bank(p, _PAYOFF[sq])
+            self.mortgaged[sq] = False
+            self.log.append(f"seat {p} pays off the mortgage on {B.SQUARES[sq].name}")
+        elif k == K.PAY_FINE:
+            self._pay_bank(p, B.JAIL_FINE)
+            self._leave_jail(p, "pays the fine")
+        elif k == K.USE_BAIL_CARD:
+            deck = self.bail_cards[p].pop(0)
+            self.decks[deck].append(_BAIL_CARD[deck])
+            self._leave_jail(p, "uses a bail card")
+        elif k == K.OFFER_TRADE:
+            self.offers_made += 1
+            self.offer = (p, action)
+            self.phase = Phase.TRADE_ANSWER
+            self.current_player = action.target
+            self.log.append(f"seat {p} offers seat {action.target}: {self._trade_text(action)}")
+        elif k == K.ACCEPT_TRADE or k == K.REJECT_TRADE:
+            self._answer_trade(k == K.ACCEPT_TRADE)
+        elif k == K.BUY:
+            sq = self.pending_square
+            self._pay_bank(p, _PRICE[sq])
+            self.owner[sq] = p
+            self.pending_square = -1
+            self.log.append(f"seat {p} buys {B.SQUARES[sq].name} for {_money(_PRICE[sq])}")
+            self._run()
+        elif k == K.DECLINE:
+            sq = self.pending_square
+            self.pending_square = -1
+            self.log.append(f"seat {p} does not buy {B.SQUARES[sq].name}")
+            if not self._start_auction(sq):
+                self._run()
+        elif k == K.BID:
+            a = self.auction
+            a.high = action.amount
+            a.holder = p
+            a.idx += 1
+            self.log.append(f"seat {p} bids {action.amount:,} on {B.SQUARES[a.square].name}")
+            if not self._advance_auction():
+                self._run()
+        elif k == K.DROP_OUT:
+            a = self.auction
+            a.bidders.pop(a.idx)
+            self.log.append(f"seat {p} drops out of the auction")
+            if not self._advance_auction():
+                self._run()
+
+    def _illegal_message(self, action: object, reason: str) -> str:
+        if self.phase == Phase.GAME_OVER:
+            return f"illegal action {action!s}: the game is over, no action is legal"
+        legal = [str(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
+        if self.can_offer_trade():
+            shown += ", or a trade offer"
+        return (f"illegal action {action!s} for seat {self.current_player} in "
+                f"{self.phase.name}: {reason}. Legal now: {shown}")
+
+    # ------------------------------------------------------------------ money
+    def _pay_bank(self, seat: int, amount: int) -> None:
+        self.cash[seat] -= amount
+        self.bank_received += amount
+
+    def _bank_pays(self, seat: int, amount: int) -> None:
+        self.cash[seat] += amount
+        self.bank_paid += amount
+
+    # ------------------------------------------------------------------ the turn
+    def _do_roll(self, p: int) -> None:
+        d1, d2 = self._roll()
+        self.dice = (d1, d2)
+        total = d1 + d2
+        double = d1 == d2
+        self.log.append(f"seat {p} rolls {d1}+{d2}" + (" (double)" if double else ""))
+        tasks = [(T_END_TURN,)]
+        self.roll_again = False
+        if self.in_jail[p]:
+            if double:
+                self._leave_jail(p, "rolls a double and leaves jail")
+                tasks.append((T_MOVE, total))
+            else:
+                self.jail_misses[p] += 1
+                if self.jail_misses[p] >= B.JAIL_MAX_MISSES:
+                    self._leave_jail(p, "misses a third time, must pay the fine and leaves jail")
+                    tasks.append((T_MOVE, total))
+                    tasks.append((T_DEBT, p, BANK, B.JAIL_FINE))
+                else:
+                    self.log.append(f"seat {p} stays in jail (miss {self.jail_misses[p]})")
+        elif double:
+            self.doubles += 1
+            if self.doubles >= 3:
+                self.log.append(f"seat {p} rolls a third double in a row")
+                self._go_to_jail(p)
+                tasks = self.tasks
+            else:
+                self.roll_again = True
+                tasks.append((T_MOVE, total))
+        else:
+            tasks.append((T_MOVE, total))
+        self.tasks = tasks
+        self._run()
+
+    def _leave_jail(self, p: int, how: str) -> None:
+        self.in_jail[p] = False
+        self.jail_misses[p] = 0
+        self.log.append(f"seat {p} {how}")
+
+    def _go_to_jail(self, p: int) -> None:
+        self.position[p] = B.JAIL_SQUARE
+        self.in_jail[p] = True
+        self.jail_misses[p] = 0
+        self.roll_again = False
+        self.tasks = [(T_END_TURN,)]  # going to jail ends the turn
+        self.log.append(f"seat {p} goes to jail")
+
+    def _run(self) -> None:
+        """Work through the task stack until a decision is pending or the turn has passed on."""
+        self.phase = Phase.PRE_ROLL  # provisional; a task that needs a decision sets its own
+        tasks = self.tasks
+        while tasks:
+            t = tasks.pop()
+            code = t[0]
+            if code == T_MOVE:
+                self._move(t[1])
+            elif code == T_LAND:
+                if self._land():
+                    return
+            elif code == T_DEBT:
+                if self._settle(t):
+                    return
+            else:
+                self._end_turn()
+                return
+            tasks = self.tasks  # going to jail or bankruptcy replaces the stack
+
+    def _move(self, steps: int) -> None:
+        p = self.turn
+        new = self.position[p] + steps
+        if new >= B.NUM_SQUARES:
+            new -= B.NUM_SQUARES
+            self._bank_pays(p, B.SALARY)
+            self.log.append(f"seat {p} collects the salary, {_money(B.SALARY)}")
+        self.position[p] = new
+        self.log.append(f"seat {p} moves to {B.SQUARES[new].name}")
+        self.tasks.append((T_LAND,))
+
+    def _land(self) -> bool:
+        """Deal with the square the turn's player stands on; True when a decision is pending."""
+        p = self.turn
+        sq = self.position[p]
+        kind = _KIND[sq]
+        if _IS_PLACE[sq]:
+            o = self.owner[sq]
+            if o < 0:
+                if self.cash[p] >= _PRICE[sq]:
+                    self.pending_square = sq
+                    self.phase = Phase.BUY
+                    self.current_player = p
+                    return True
+                self.log.append(f"seat {p} cannot afford {B.SQUARES[sq].name}")
+                return self._start_auction(sq)
+            if o == p:
+                return False
+            if self.mortgaged[sq]:
+                self.log.append(f"{B.SQUARES[sq].name} is mortgaged: no rent")
+                return False
+            self.tasks.append((T_DEBT, p, o, self.rent(sq)))
+        elif kind == B.TAX:
+            self.tasks.append((T_DEBT, p, BANK, B.SQUARES[sq].tax))
+        elif kind == B.CARD:
+            self._draw(B.SQUARES[sq].deck, p)
+        elif kind == B.GO_TO_JAIL:
+            self._go_to_jail(p)
+        return False
+
+    def _draw(self, deck: str, p: int) -> None:
+        cards = self.decks[deck]
+        number = cards.pop(0)
+        card = B.CARDS[deck][number - 1]
+        self.log.append(f"seat {p} draws {deck.capitalize()}: {card.text}")
+        effect = card.effect
+        if effect == "bail":
+            self.bail_cards[p].append(deck)
+            return
+        cards.append(number)
+        pos = self.position[p]
+        if effect == "advance":
+            self.tasks.append((T_MOVE, (card.target - pos) % B.NUM_SQUARES or B.NUM_SQUARES))
+        elif effect == "advance_transport":
+            steps = min((t - pos) % B.NUM_SQUARES or B.NUM_SQUARES for t in B.TRANSPORTS)
+            self.tasks.append((T_MOVE, steps))
+        elif effect == "back":
+            new = (pos - card.amount) % B.NUM_SQUARES
+            self.position[p] = new
+            self.log.append(f"seat {p} moves back to {B.SQUARES[new].name}")
+            self.tasks.append((T_LAND,))
+        elif effect == "jail":
+            self._go_to_jail(p)
+        elif effect == "collect":
+            self._bank_pays(p, card.amount)
+        elif effect == "pay":
+            self.tasks.append((T_DEBT, p, BANK, card.amount))
+        elif effect == "repairs":
+            houses = hotels = 0
+            for sq in B.CITIES:
+                if self.owner[sq] == p:
+                    b = self.buildings[sq]
+                    if b == B.HOTEL:
+                        hotels += 1
+                    else:
+                        houses += b
+            amount = houses * card.amount + hotels * card.per_hotel
+            if amount:
+                self.tasks.append((T_DEBT, p, BANK, amount))
+        elif effect == "pay_each":
+            debt: tuple[int, ...] = (T_DEBT, p)
+            for s in self._others_in_order(p):
+                debt += (s, card.amount)
+            self.tasks.append(debt)
+        elif effect == "collect_each":
+            # The stack runs last-pushed first: push so that the next seat after p pays first.
+            for s in reversed(self._others_in_order(p)):
+                self.tasks.append((T_DEBT, s, p, card.amount))
+
+    def _others_in_order(self, p: int) -> list[int]:
+        n = self.num_players
+        return [(p + i) % n for i in range(1, n) if not self.bankrupt[(p + i) % n]]
+
+    def _end_turn(self) -> None:
+        p = self.turn
+        if self.roll_again and not self.bankrupt[p]:
+            self.roll_again = False
+            self.offers_made = 0
+            self.turn_count += 1
+            self.phase = Phase.PRE_ROLL
+            self.current_player = p
+            self.log.append(f"seat {p} rolled a double and plays again")
+            return
+        self.roll_again = False
+        self.doubles = 0
+        n = self.num_players
+        nxt = next((s for s in range(p + 1, n) if not self.bankrupt[s]), None)
+        if nxt is None:
+            nxt = next(s for s in range(n) if not self.bankrupt[s])
+            self.round += 1
+            if self.round > self.rules.round_limit:
+                self.round = self.rules.round_limit
+                self._finish_by_net_worth()
+                return
+            self.log.append(f"Round {self.round}")
+        self.turn = nxt
+        self.turn_count += 1
+        self.offers_made = 0
+        self.phase = Phase.PRE_ROLL
+        self.current_player = nxt
+
+    def _finish_by_net_worth(self) -> None:
+        worth = {s: self.net_worth(s) for s in self.active_seats()}
+        best = max(worth.values())
+        self._finish([s for s, w in worth.items() if w == best], "the highest net worth")
+
+    def _finish(self, winners: list[int], why: str) -> None:
+        self.winners = winners
+        self.tasks = []
+        self.phase = Phase.GAME_OVER
+        self.current_player = -1
+        names = ", ".join(f"seat {s}" for s in winners)
+        self.log.append(f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
+                        f"with {why}")
+
+    # ------------------------------------------------------------------ auctions
+    def _start_auction(self, sq: int) -> bool:
+        """Open the auction for ``sq``; True when a bidder must decide."""
+        if not self.rules.auctions:
+            self.log.append(f"{B.SQUARES[sq].name} stays with the bank")
+            return False
+        p = self.turn
+        order = self._others_in_order(p) + [p]
+        self.auction = Auction(sq, order)
+        self.log.append(f"auction of {B.SQUARES[sq].name}")
+        return self._advance_auction()
+
+    def _advance_auction(self) -> bool:
+        """Find the next bidder (dropping those who cannot beat the bid) or close the auction."""
+        a = self.auction
+        bidders = a.bidders
+        while True:
+            if not bidders:
+                self.log.append(f"nobody bids: {B.SQUARES[a.square].name} stays with the bank")
+                break
+            if len(bidders) == 1 and bidders[0] == a.holder:
+                w = a.holder
+                self._pay_bank(w, a.high)
+                self.owner[a.square] = w
+                self.log.append(f"seat {w} wins {B.SQUARES[a.square].name} for {_money(a.high)}")
+                break
+            if a.idx >= len(bidders):
+                a.idx = 0
+            s = bidders[a.idx]
+            if s == a.holder:  # unreachable by the rotation, kept as a guard
+                a.idx += 1
+                continue
+            if self.cash[s] < a.high + B.BID_STEP:
+                bidders.pop(a.idx)
+                self.log.append(f"seat {s} cannot beat {a.high:,} and drops out")
+                continue
+            self.phase = Phase.AUCTION
+            self.current_player = s
+            return True
+        self.auction = None
+        return False
+
+    # ------------------------------------------------------------------ trades
+    def _trade_text(self, offer: Action) -> str:
+        text = str(offer)
+        return text[text.index(":") + 2:]
+
+    def _answer_trade(self, accept: bool) -> None:
+        p, offer = self.offer
+        t = offer.target
+        if accept:
+            for sq in offer.give:
+                self.owner[sq] = t
+            for sq in offer.take:
+                self.owner[sq] = p
+            if offer.amount > 0:
+                self.cash[p] -= offer.amount
+                self.cash[t] += offer.amount
+            elif offer.amount < 0:
+                self.cash[t] += offer.amount
+                self.cash[p] -= offer.amount
+            self.log.append(f"seat {t} accepts the trade")
+        else:
+            self.log.append(f"seat {t} declines the trade")
+        self.offer = None
+        self.phase = Phase.PRE_ROLL
+        self.current_player = p
+
+    # ------------------------------------------------------------------ debts and bankruptcy
+    def _settle(self, debt: tuple[int, ...]) -> bool:
+        """Pay ``debt`` if the cash is there; else ask to raise it, or go bankrupt at once."""
+        debtor = debt[1]
+        owed = sum(debt[3::2])
+        if owed == 0 or self.bankrupt[debtor]:
+            return False
+        if self.cash[debtor] >= owed:
+            self._pay_debt(debt)
+            return False
+        if self.liquidation_value(debtor) < owed:
+            self._go_bankrupt(debt)
+            return False
+        self.debt = debt
+        self.phase = Phase.RAISE_CASH
+        self.current_player = debtor
+        self.log.append(f"seat {debtor} owes {_money(owed)} and holds "
+                        f"{_money(self.cash[debtor])}: must raise cash")
+        return True
+
+    def _pay_debt(self, debt: tuple[int, ...]) -> None:
+        debtor = debt[1]
+        for i in range(2, len(debt), 2):
+            creditor, amount = debt[i], debt[i + 1]
+            if creditor == BANK:
+                self._pay_bank(debtor, amount)
+                self.log.append(f"seat {debtor} pays {_money(amount)} to the bank")
+            else:
+                self.cash[debtor] -= amount
+                self.cash[creditor] += amount
+                self.log.append(f"seat {debtor} pays {_money(amount)} to seat {creditor}")
+
+    def _after_raise(self, p: int) -> None:
+        """After a sale or mortgage while raising cash: pay as soon as the cash is there."""
+        if self.phase == Phase.RAISE_CASH and self.cash[p] >= self.debt_owed():
+            debt = self.debt
+            self.debt = None
+            self._pay_debt(debt)
+            self._run()
+
+    def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
+        p = debt[1]
+        creditors = [debt[i] for i in range(2, len(debt), 2) if debt[i] != BANK]
+        for sq in B.CITIES:  # buildings go back to the bank at half price first
+            if self.owner[sq] == p and self.buildings[sq]:
+                self._bank_pays(p, self.buildings[sq] * _HOUSE_COST[sq] // 2)
+                self.buildings[sq] = 0
+        places = self.places_of(p)
+        cash = self.cash[p]
+        self.cash[p] = 0
+        if len(creditors) == 1 and len(debt) == 4:
+            c = creditors[0]
+            self.cash[c] += cash
+            for sq in places:
+                self.owner[sq] = c
+            self.bail_cards[c].extend(self.bail_cards[p])
+            to = f"seat {c}"
+        else:
+            # Owed to the bank, or to several players at once: places return to the bank
+            # unmortgaged; the cash is shared equally among player creditors (the bank keeps any
+            # remainder that does not divide).
+            share = cash // len(creditors) if creditors else 0
+            for c in creditors:
+                self.cash[c] += share
+            self.bank_received += cash - share * len(creditors)
+            for sq in places:
+                self.owner[sq] = BANK
+                self.mortgaged[sq] = False
+            for deck in self.bail_cards[p]:
+                self.decks[deck].append(_BAIL_CARD[deck])
+            to = "the bank" if not creditors else ", ".join(f"seat {c}" for c in creditors)
+        self.bail_cards[p] = []
+        self.bankrupt[p] = True
+        self.in_jail[p] = False
+        self.jail_misses[p] = 0
+        self.log.append(f"seat {p} is bankrupt to {to}")
+        if p == self.turn:
+            self.roll_again = False
+            self.tasks = [(T_END_TURN,)]
+        left = self.active_seats()
+        if len(left) == 1:
+            self._finish(left, "everyone else bankrupt")
+
+
+    # ------------------------------------------------------------------ copying and saving
+    def to_json(self) -> str:
+        """The whole game as JSON text; ``Game.from_json`` restores it exactly."""
+        from .serialize import game_to_json
+
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
+        from .serialize import game_from_json
+
+        return game_from_json(text)
+
+    def clone(self) -> Game:
+        """An independent copy, cheap enough for search."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        for key in ("cash", "position", "in_jail", "jail_misses", "bankrupt", "owner",
+                    "buildings", "mortgaged", "tasks", "winners", "forced_dice", "log"):
+            setattr(g, key, list(getattr(self, key)))
+        g.bail_cards = [list(c) for c in self.bail_cards]
+        g.decks = {d: list(c) for d, c in self.decks.items()}
+        if self.auction is not None:
+            g.auction = self.auction.copy()
+        return g
