@@ -1,0 +1,37 @@
+"""Helpers for scenario tests: set up an exact position, force dice and cards, then play."""
+
+from __future__ import annotations
+
+from byapar_env.engine import Game, Rules, actions
+from byapar_env.engine.board import square_by_name
+
+
+def sq(name: str) -> int:
+    """The square index of a place or square by name, e.g. ``sq("Pokhara") == 26``."""
+    return square_by_name(name).index
+
+
+def new_game(players: int = 2, seed: int = 0, **options) -> Game:
+    """A fresh game whose turn is seat 0's, before rolling."""
+    return Game(Rules(num_players=players, **options), seed=seed)
+
+
+def give(game: Game, seat: int, *names: str, buildings: int = 0, mortgaged: bool = False) -> None:
+    """Hand places to ``seat`` directly (no money moves), with buildings or a mortgage."""
+    for name in names:
+        s = sq(name)
+        game.owner[s] = seat
+        game.buildings[s] = buildings
+        game.mortgaged[s] = mortgaged
+
+
+def roll(game: Game, d1: int, d2: int) -> None:
+    """Force the next roll to ``d1``+``d2`` and roll it (the current player must be able to)."""
+    game.force_dice((d1, d2))
+    game.apply(actions.ROLL)
+
+
+def put(game: Game, seat: int, name_or_square: str | int) -> None:
+    """Stand ``seat`` on a square."""
+    s = name_or_square if isinstance(name_or_square, int) else sq(name_or_square)
+    game.position[seat] = s
