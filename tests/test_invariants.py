@@ -100,7 +100,7 @@ def test_random_games_keep_every_invariant(rules: Rules) -> None:
         game = Game(rules, seed=seed)
         check_invariants(game)
         play_random(game, random.Random(seed), check_invariants, trade_rate=0.2)
-        if rules.rounds is not None and not game.winners == game.active_seats():
+        if rules.rounds is not None and game.winners != game.active_seats():
             assert game.round == rules.rounds
 
 
@@ -140,7 +140,7 @@ def test_json_round_trip_mid_game_is_exact(players: int) -> None:
         clone = game.clone()
         # Both continue identically: generator state and deck order came along.
         rngs = [random.Random(99), random.Random(99), random.Random(99)]
-        for g, r in zip((game, copy, clone), rngs):
+        for g, r in zip((game, copy, clone), rngs, strict=True):
             play_random(g, r, trade_rate=0.1)
         assert game.to_json() == copy.to_json() == clone.to_json()
 

@@ -133,7 +133,9 @@ def bids(square: int, low: int, high: int) -> list[Action]:
     table = _BIDS[square]
     top = high // BID_STEP
     if len(table) <= top:
-        table.extend(Action(ActionKind.BID, square, i * BID_STEP) for i in range(len(table), top + 1))
+        table.extend(
+            Action(ActionKind.BID, square, i * BID_STEP) for i in range(len(table), top + 1)
+        )
     return table[low // BID_STEP: top + 1]
 
 
