@@ -105,6 +105,10 @@ GROUP_NAMES: tuple[str, ...] = (
 GROUPS: dict[str, tuple[int, ...]] = {
     g: tuple(s.index for s in SQUARES if s.group == g) for g in GROUP_NAMES
 }
+# Each square's colour group as a tuple of squares, or None for squares outside the groups.
+GROUP_OF: tuple[tuple[int, ...] | None, ...] = tuple(
+    GROUPS[s.group] if s.group else None for s in SQUARES
+)
 PLACES: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind in (CITY, TRANSPORT, UTILITY))
 CITIES: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind == CITY)
 TRANSPORTS: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind == TRANSPORT)

@@ -43,7 +43,7 @@ T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); credito
 _KIND = tuple(s.kind for s in B.SQUARES)
 _PRICE = tuple(s.price for s in B.SQUARES)
 _HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
-_GROUP = tuple(B.GROUPS[s.group] if s.group else None for s in B.SQUARES)
+_GROUP = B.GROUP_OF
 _MORTGAGE_VALUE = tuple(p // 2 for p in _PRICE)
 # Paying off: mortgage value plus 10%, rounded up to the next Rs 10.
 _PAYOFF = tuple(

@@ -1,0 +1,217 @@
+"""The environment's action space: one enumerated table of ids, each with a name.
+
+The same ``Discrete(NUM_ACTIONS)`` table serves every player count. Ids that name a place use the
+place's index in ``board.PLACES`` (26 places, cities first among them are not assumed). A trade
+offer is composed step by step in a ``TradeDraft`` (start, toggle places, set money, submit or
+cancel); the engine sees a single offer on submit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import Action, Game, Phase
+from .engine import actions as A
+from .engine import board as B
+
+# Money in a trade: documented amounts, either direction ("pay" = the offerer pays).
+TRADE_AMOUNTS = (100, 200, 500, 1_000, 1_500, 2_000, 3_000, 5_000, 7_500, 10_000)
+# Bids: the minimum raise, fixed raises over the highest bid, and shares of the place's price.
+BID_RAISES = (200, 500, 1_000, 2_000)
+BID_PRICE_PERCENTS = (50, 75, 100, 125, 150, 200)
+MAX_SEAT_OFFSET = 5
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: int
+    kind: str  # roll, pay_fine, use_bail_card, build, sell, mortgage, unmortgage, buy, decline,
+    # drop_out, bid_min, bid_raise, bid_price, accept, reject, trade_start, trade_toggle,
+    # trade_money, trade_submit, trade_cancel
+    arg: int = 0  # a square, a raise, a percent, a seat offset or a signed amount
+    name: str = ""
+
+
+def _table() -> tuple[ActionSpec, ...]:
+    rows: list[tuple[str, int, str]] = [
+        ("roll", 0, "roll the dice"),
+        ("pay_fine", 0, "pay the jail fine"),
+        ("use_bail_card", 0, "use a bail card"),
+    ]
+    rows += [("build", s, f"build on {B.SQUARES[s].name}") for s in B.CITIES]
+    rows += [("sell", s, f"sell a building on {B.SQUARES[s].name}") for s in B.CITIES]
+    rows += [("mortgage", s, f"mortgage {B.SQUARES[s].name}") for s in B.PLACES]
+    rows += [("unmortgage", s, f"pay off the mortgage on {B.SQUARES[s].name}") for s in B.PLACES]
+    rows += [("buy", 0, "buy the place landed on"), ("decline", 0, "do not buy it")]
+    rows += [("drop_out", 0, "drop out of the auction"), ("bid_min", 0, "bid the minimum raise")]
+    rows += [("bid_raise", r, f"bid {r:,} over the highest bid") for r in BID_RAISES]
+    rows += [("bid_price", p, f"bid {p}% of the price") for p in BID_PRICE_PERCENTS]
+    rows += [("accept", 0, "accept the trade offered"), ("reject", 0, "decline the trade offered")]
+    rows += [("trade_start", k, f"start a trade offer to the player {k} seat(s) after me")
+             for k in range(1, MAX_SEAT_OFFSET + 1)]
+    rows += [("trade_toggle", s, f"trade: add or remove {B.SQUARES[s].name}") for s in B.PLACES]
+    rows += [("trade_money", 0, "trade: no money")]
+    rows += [("trade_money", a, f"trade: I pay Rs {a:,}") for a in TRADE_AMOUNTS]
+    rows += [("trade_money", -a, f"trade: they pay Rs {a:,}") for a in TRADE_AMOUNTS]
+    rows += [("trade_submit", 0, "trade: make the offer"), ("trade_cancel", 0, "trade: cancel")]
+    return tuple(ActionSpec(i, k, a, n) for i, (k, a, n) in enumerate(rows))
+
+
+ACTIONS: tuple[ActionSpec, ...] = _table()
+NUM_ACTIONS = len(ACTIONS)
+_ID = {(s.kind, s.arg): s.id for s in ACTIONS}
+
+
+def action_id(kind: str, arg: int = 0) -> int:
+    """The id of an action by kind and argument, e.g. ``action_id("build", 26)``."""
+    try:
+        return _ID[(kind, arg)]
+    except KeyError:
+        raise KeyError(f"no action {kind!r} with argument {arg!r}") from None
+
+
+def action_to_string(action: int) -> str:
+    """The name of action id ``action``."""
+    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action!r}")
+    return ACTIONS[action].name
+
+
+ROLL_ID = action_id("roll")
+PAY_FINE_ID = action_id("pay_fine")
+USE_BAIL_ID = action_id("use_bail_card")
+BUY_ID = action_id("buy")
+DECLINE_ID = action_id("decline")
+DROP_OUT_ID = action_id("drop_out")
+BID_MIN_ID = action_id("bid_min")
+ACCEPT_ID = action_id("accept")
+REJECT_ID = action_id("reject")
+SUBMIT_ID = action_id("trade_submit")
+CANCEL_ID = action_id("trade_cancel")
+BID_RAISE_IDS = tuple(action_id("bid_raise", r) for r in BID_RAISES)
+BID_PRICE_IDS = tuple(action_id("bid_price", p) for p in BID_PRICE_PERCENTS)
+TRADE_START_IDS = tuple(action_id("trade_start", k) for k in range(1, MAX_SEAT_OFFSET + 1))
+TRADE_MONEY_IDS = {a.arg: a.id for a in ACTIONS if a.kind == "trade_money"}
+
+# Engine action -> id, for the engine's fixed-choice actions that carry a square.
+_ENGINE_TO_ID: dict[Action, int] = {A.ROLL: ROLL_ID, A.PAY_FINE: PAY_FINE_ID,
+                                    A.USE_BAIL_CARD: USE_BAIL_ID, A.DROP_OUT: DROP_OUT_ID,
+                                    A.ACCEPT_TRADE: ACCEPT_ID, A.REJECT_TRADE: REJECT_ID}
+for _s in B.CITIES:
+    _ENGINE_TO_ID[A.build(_s)] = action_id("build", _s)
+    _ENGINE_TO_ID[A.sell_building(_s)] = action_id("sell", _s)
+for _s in B.PLACES:
+    _ENGINE_TO_ID[A.mortgage(_s)] = action_id("mortgage", _s)
+    _ENGINE_TO_ID[A.unmortgage(_s)] = action_id("unmortgage", _s)
+    _ENGINE_TO_ID[A.buy(_s)] = BUY_ID
+    _ENGINE_TO_ID[A.decline(_s)] = DECLINE_ID
+
+
+def bid_amount(game: Game, action: int) -> int:
+    """The bid that a bid id stands for in the auction under way (not checked for legality)."""
+    a = game.auction
+    spec = ACTIONS[action]
+    if spec.kind == "bid_min":
+        return a.high + B.BID_STEP
+    if spec.kind == "bid_raise":
+        return a.high + spec.arg
+    return B.SQUARES[a.square].price * spec.arg // 100 // B.BID_STEP * B.BID_STEP
+
+
+class TradeDraft:
+    """A trade offer being composed by the turn's player, one step at a time."""
+
+    __slots__ = ("target", "give", "take", "amount", "steps")
+
+    def __init__(self, target: int, give=(), take=(), amount: int = 0, steps: int = 0) -> None:
+        self.target = target
+        self.give: set[int] = set(give)
+        self.take: set[int] = set(take)
+        self.amount = amount
+        self.steps = steps
+
+    def offer(self) -> Action:
+        return A.offer_trade(self.target, self.give, self.take, self.amount)
+
+    def to_dict(self) -> dict:
+        return {"target": self.target, "give": sorted(self.give), "take": sorted(self.take),
+                "amount": self.amount, "steps": self.steps}
+
+
+def _tradeable(game: Game, sq: int) -> bool:
+    group = B.GROUP_OF[sq]
+    return group is None or not any(game.buildings[s] for s in group)
+
+
+def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
+              pre_roll_capped: bool) -> list[int]:
+    """Every legal action id now, for ``game.current_player`` (with the draft, if composing)."""
+    if game.is_over:
+        return []
+    p = game.current_player
+    if draft is not None:
+        ids = [CANCEL_ID]
+        if (draft.give or draft.take) and game.trade_error(draft.offer()) is None:
+            ids.append(SUBMIT_ID)
+        if draft.steps >= max_draft_steps:
+            return ids
+        owner = game.owner
+        for i, sq in enumerate(B.PLACES):
+            o = owner[sq]
+            if (o == p or o == draft.target) and _tradeable(game, sq):
+                ids.append(_TOGGLE_BASE + i)
+        for amount, i in TRADE_MONEY_IDS.items():
+            if amount == draft.amount:
+                continue
+            payer = p if amount > 0 else draft.target
+            if abs(amount) <= game.cash[payer]:
+                ids.append(i)
+        return sorted(ids)
+    ph = game.phase
+    if ph == Phase.AUCTION:
+        a = game.auction
+        low = a.high + B.BID_STEP
+        cash = game.cash[p]
+        ids = [DROP_OUT_ID, BID_MIN_ID]  # the engine never asks a bidder who cannot beat the bid
+        for i in BID_RAISE_IDS + BID_PRICE_IDS:
+            amount = bid_amount(game, i)
+            if low <= amount <= cash:
+                ids.append(i)
+        return ids
+    if ph == Phase.PRE_ROLL and pre_roll_capped:
+        return [ROLL_ID]
+    ids = [_ENGINE_TO_ID[a] for a in game.legal_actions()]
+    if ph == Phase.PRE_ROLL and game.can_offer_trade():
+        n = game.num_players
+        for k in range(1, n):
+            t = (p + k) % n
+            if not game.bankrupt[t] and _has_tradeable_place(game, p, t):
+                ids.append(TRADE_START_IDS[k - 1])
+    ids.sort()
+    return ids
+
+
+def _has_tradeable_place(game: Game, p: int, t: int) -> bool:
+    owner = game.owner
+    return any((owner[sq] == p or owner[sq] == t) and _tradeable(game, sq) for sq in B.PLACES)
+
+
+_TOGGLE_BASE = action_id("trade_toggle", B.PLACES[0])
+
+
+def engine_action(game: Game, action: int) -> Action | None:
+    """The engine action an id stands for now, or None for a trade-composition id."""
+    spec = ACTIONS[action]
+    k = spec.kind
+    if k in ("build", "sell", "mortgage", "unmortgage"):
+        make = {"build": A.build, "sell": A.sell_building, "mortgage": A.mortgage,
+                "unmortgage": A.unmortgage}[k]
+        return make(spec.arg)
+    if k == "buy":
+        return A.buy(game.pending_square)
+    if k == "decline":
+        return A.decline(game.pending_square)
+    if k.startswith("bid_"):
+        return A.bid(game.auction.square, bid_amount(game, action))
+    return {"roll": A.ROLL, "pay_fine": A.PAY_FINE, "use_bail_card": A.USE_BAIL_CARD,
+            "drop_out": A.DROP_OUT, "accept": A.ACCEPT_TRADE, "reject": A.REJECT_TRADE}.get(k)

@@ -1,0 +1,463 @@
+"""Byapar: the PettingZoo AEC environment.
+
+This docstring is the environment's specification.
+
+| Import             | ``from byapar_env import byapar_v0``                          |
+|--------------------|---------------------------------------------------------------|
+| Registered as      | ``pettingzoo.make("aec", "byapar/byapar-v0")``                |
+| Actions            | Discrete(165), masked                                         |
+| Parallel API       | No                                                            |
+| Agents             | ``player_0`` ... ``player_{n-1}``, n = 2 to 6                  |
+| Observation shape  | (1149,) float32, plus ``action_mask`` (165,) int8             |
+
+Byapar is the Nepali property-trading game of the Monopoly family. The rules are those of
+``byapar_env.engine`` (see ``docs/rules.md``); the engine thinks in seats, this environment maps
+seat ``i`` to agent ``player_i``. Only one agent decides at a time, and it is not always the
+agent whose turn it is: bids go round the table and a trade offer is answered by its receiver.
+
+Arguments
+---------
+``env(num_players=4, rounds=40, starting_cash=15_000, auctions=True, render_mode=None,
+max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome",
+dense_coef=1.0, max_decisions=20_000)``
+
+- ``num_players``, ``rounds`` (``None`` plays until one player is left, capped at 100 rounds),
+  ``starting_cash``, ``auctions``: the table options of ``engine.Rules``.
+- ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an image array of the board) or ``"human"``
+  (prints the text).
+- ``max_pre_roll_actions``: a safety cap on the actions before rolling in one turn (builds, sales,
+  mortgages, trade composition steps and offers); at the cap only rolling stays legal.
+- ``max_trade_steps``: a cap on the toggle and money steps of one trade draft; at the cap only
+  submitting (if the draft is a legal offer) and cancelling stay legal.
+- ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so agents
+  are only asked real questions. On by default; turn it off to see every decision.
+- ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
+- ``max_decisions``: a safety cap on environment steps in one game; reaching it truncates every
+  agent.
+
+Actions
+-------
+One table (``byapar_env.action_table.ACTIONS``), the same for every table size; every id has a
+name (``action_to_string(id)``; the full table is in ``docs/env.md``):
+
+- before rolling: ``roll``; ``pay_fine`` and ``use_bail_card`` (in jail); ``build`` on a city,
+  ``sell`` a building, ``mortgage`` and ``unmortgage`` a place (one id per place);
+  ``trade_start`` to the player k seats after the actor (k = 1..5);
+- composing a trade offer: ``trade_toggle`` a place (an own place is given, the other player's is
+  asked for), ``trade_money`` (none, or 100 .. 10,000 either way: 100, 200, 500, 1,000, 1,500,
+  2,000, 3,000, 5,000, 7,500, 10,000), ``trade_submit``, ``trade_cancel``;
+- on landing on an unowned place: ``buy`` or ``decline``;
+- at an auction: ``drop_out``; ``bid_min`` (the highest bid + 100); ``bid_raise`` by 200, 500,
+  1,000 or 2,000 over the highest bid; ``bid_price`` at 50, 75, 100, 125, 150 or 200% of the
+  place's price (rounded down to a multiple of 100). Each bid id is masked out when its amount is
+  not a legal bid (not above the highest bid, or above the bidder's cash);
+- answering a trade offer: ``accept`` or ``reject``;
+- raising cash for a debt: ``sell`` and ``mortgage``.
+
+The mask (``action_mask`` in the observation) marks exactly the legal ids for the agent that must
+decide, and is all zeros for every other agent. A masked-out action raises
+``IllegalActionError`` from ``raw_env`` and changes nothing; ``env()`` adds PettingZoo's usual
+wrappers, under which an illegal action ends the game with -1 for its maker.
+
+Observation
+-----------
+``{"observation": Box(float32, (1149,)), "action_mask": Box(int8, (165,))}``, from the observing
+agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and so on. It
+holds every place (owner slot, buildings, mortgaged, whole group held), every player (present,
+cash, position, in jail and misses, bail cards, net worth, whose turn), the decision under way and
+its place, the auction (highest bid, holder, who is still in), the trade draft or the offer
+received (counterpart, places in and out, money in), an open debt, the round and rounds left,
+the last dice, doubles, offers made, pre-roll actions used, and the table options.
+``observation_layout()`` returns the named slices; ``docs/env.md`` lists them.
+
+Rewards
+-------
+``"outcome"``: zero at every step, and at the end a zero-sum outcome: each player who does not
+win gets ``-1/(n-1)``, and the winners share the sum of those losses (one winner in a 4-player
+game: +1, the others -1/3 each; two tied winners of four: +1/3 each). A player who goes bankrupt
+is terminated at once with its ``-1/(n-1)`` (a bankrupt player cannot win) and is stepped out
+with ``None``, as PettingZoo requires. ``"net_worth_share"`` adds, at every step, ``dense_coef``
+times the change in each player's share of the table's total net worth (shares sum to one, so
+the shaping is zero-sum too).
+
+Endings
+-------
+Termination when the game ends (round limit, or one player left) and, for a single agent, when
+it goes bankrupt. Truncation only through ``max_decisions``.
+
+Copying and saving
+------------------
+``env.save_state()`` returns JSON text (the engine's saved game plus the environment's own
+state: the trade draft, counters, rewards); ``env.load_state(text)`` restores it exactly;
+``env.clone()`` returns an independent copy. ``pickle`` and ``copy.deepcopy`` go through the
+same state, so a live environment survives both.
+
+Version history
+---------------
+- v0 (byapar_env 0.1.0): first release; observation version 1.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .action_table import (
+    ACTIONS,
+    NUM_ACTIONS,
+    SUBMIT_ID,
+    TradeDraft,
+    action_to_string,
+    engine_action,
+    legal_ids,
+)
+from .engine import Game, IllegalActionError, Phase, Rules
+from .engine.board import PLACES
+from .observation import OBSERVATION_SIZE, OBSERVATION_VERSION, encode, observation_layout
+
+ENV_NAME = "byapar_v0"
+REWARD_MODES = ("outcome", "net_worth_share")
+_STATE_FORMAT = "byapar-env-state"
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (illegal move ends the game)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    metadata = {
+        "name": ENV_NAME,
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, num_players: int = 4, rounds: int | None = 40,
+                 starting_cash: int = 15_000, auctions: bool = True,
+                 render_mode: str | None = None, max_pre_roll_actions: int = 24,
+                 max_trade_steps: int = 12, skip_trivial: bool = True,
+                 reward: str = "outcome", dense_coef: float = 1.0,
+                 max_decisions: int = 20_000) -> None:
+        super().__init__()
+        self.rules = Rules(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
+                           auctions=auctions)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {render_mode!r}")
+        for name, value in (("max_pre_roll_actions", max_pre_roll_actions),
+                            ("max_trade_steps", max_trade_steps),
+                            ("max_decisions", max_decisions)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        self._kwargs = dict(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
+                            auctions=auctions, render_mode=render_mode,
+                            max_pre_roll_actions=max_pre_roll_actions,
+                            max_trade_steps=max_trade_steps, skip_trivial=bool(skip_trivial),
+                            reward=reward, dense_coef=float(dense_coef),
+                            max_decisions=max_decisions)
+        self.render_mode = render_mode
+        self.max_pre_roll_actions = max_pre_roll_actions
+        self.max_trade_steps = max_trade_steps
+        self.skip_trivial = bool(skip_trivial)
+        self.reward_mode = reward
+        self.dense_coef = float(dense_coef)
+        self.max_decisions = max_decisions
+        n = num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._seeder = random.Random()
+        self.game: Game | None = None
+        self.draft: TradeDraft | None = None
+        self._buf = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._legal: list[int] | None = None
+
+    # ------------------------------------------------------------------ spaces and names
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @staticmethod
+    def action_to_string(action: int) -> str:
+        return action_to_string(action)
+
+    @staticmethod
+    def observation_layout() -> dict[str, slice]:
+        return observation_layout()
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeder = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seeder.getrandbits(63)
+        self.game = Game(self.rules, seed=game_seed)
+        self.draft = None
+        self.pre_roll_actions = 0
+        self._turn_stamp = self.game.turn_count
+        self.decisions = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
+        self._shares = self._net_worth_shares() if self.reward_mode != "outcome" else None
+        self._legal = None
+        self._auto_play()
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    # ------------------------------------------------------------------ observing
+    def legal_action_ids(self) -> list[int]:
+        """The legal ids for the agent that must decide now."""
+        if self._legal is None:
+            self._legal = legal_ids(self.game, self.draft, self.max_trade_steps,
+                                    self.pre_roll_actions >= self.max_pre_roll_actions)
+        return self._legal
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        seat = self.agent_name_mapping[agent or self.agent_selection]
+        if (not self.game.is_over and seat == self.game.current_player
+                and not self.terminations[self.possible_agents[seat]]):
+            mask[self.legal_action_ids()] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict:
+        seat = self.agent_name_mapping[agent]
+        obs = encode(self.game, seat, self._buf,
+                     self.draft if seat == self.game.turn else None, self.pre_roll_actions,
+                     self.max_pre_roll_actions, self.max_trade_steps).copy()
+        return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.legal_action_ids()
+        if not isinstance(action, (int, np.integer)) or int(action) not in legal:
+            names = ", ".join(f"{i} ({ACTIONS[i].name})" for i in legal[:12])
+            more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"action {action!r} is not legal for {agent} now; legal ids: {names}{more}")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._take(int(action))
+        self._auto_play()
+        self._settle_rewards_and_endings()
+        if not self.game.is_over:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _take(self, action: int) -> None:
+        """Carry out one legal id: a trade-composition step or an engine action."""
+        game = self.game
+        self.decisions += 1
+        self._legal = None
+        if game.phase == Phase.PRE_ROLL:
+            self.pre_roll_actions += 1
+        spec = ACTIONS[action]
+        kind = spec.kind
+        if kind == "trade_start":
+            self.draft = TradeDraft((game.current_player + spec.arg) % game.num_players)
+        elif kind == "trade_toggle":
+            d = self.draft
+            side = d.give if game.owner[spec.arg] == game.current_player else d.take
+            side.symmetric_difference_update((spec.arg,))
+            d.steps += 1
+        elif kind == "trade_money":
+            self.draft.amount = spec.arg
+            self.draft.steps += 1
+        elif kind == "trade_cancel":
+            self.draft = None
+        elif action == SUBMIT_ID:
+            offer = self.draft.offer()
+            self.draft = None
+            game.apply(offer)
+        else:
+            game.apply(engine_action(game, action))
+        if game.turn_count != self._turn_stamp:
+            self._turn_stamp = game.turn_count
+            self.pre_roll_actions = 0
+            self.draft = None
+        elif self.draft is not None and self.pre_roll_actions >= self.max_pre_roll_actions:
+            self.draft = None  # at the cap only rolling stays legal
+
+    def _auto_play(self) -> None:
+        if not self.skip_trivial:
+            return
+        while not self.game.is_over and self.decisions < self.max_decisions:
+            legal = self.legal_action_ids()
+            if len(legal) != 1:
+                return
+            self._take(legal[0])
+
+    # ------------------------------------------------------------------ rewards and endings
+    def _net_worth_shares(self) -> list[float]:
+        worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
+        total = sum(worth) or 1
+        return [w / total for w in worth]
+
+    def _settle_rewards_and_endings(self) -> None:
+        game = self.game
+        n = self.rules.num_players
+        loss = -1.0 / (n - 1)
+        if self._shares is not None:
+            shares = self._net_worth_shares()
+            for s in range(n):
+                if not self._out[s]:
+                    self.rewards[self.possible_agents[s]] += (
+                        self.dense_coef * (shares[s] - self._shares[s]))
+            self._shares = shares
+        for s in range(n):
+            if game.bankrupt[s] and not self._out[s]:
+                self._out[s] = True
+                a = self.possible_agents[s]
+                self.rewards[a] += loss
+                self.terminations[a] = True
+        if game.is_over:
+            winners = set(game.winners)
+            losers = n - len(winners)
+            for s in range(n):
+                a = self.possible_agents[s]
+                if a not in self.terminations or self._out[s]:
+                    continue
+                self.rewards[a] += losers / (n - 1) / len(winners) if s in winners else loss
+                self.terminations[a] = True
+                self._out[s] = True
+        elif self.decisions >= self.max_decisions:
+            for a in self.agents:
+                self.truncations[a] = True
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        from .render import render_ansi, render_rgb
+
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game)
+        text = render_ansi(self.game, self.draft)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ copying and saving
+    def save_state(self) -> str:
+        """The whole environment state as JSON text (see ``load_state``)."""
+        return json.dumps({
+            "format": _STATE_FORMAT, "observation_version": OBSERVATION_VERSION,
+            "options": self._kwargs, "engine": self.game.to_json(),
+            "draft": self.draft.to_dict() if self.draft else None,
+            "pre_roll_actions": self.pre_roll_actions, "turn_stamp": self._turn_stamp,
+            "decisions": self.decisions, "agents": self.agents,
+            "agent_selection": self.agent_selection, "rewards": self.rewards,
+            "cumulative_rewards": self._cumulative_rewards, "terminations": self.terminations,
+            "truncations": self.truncations, "out": self._out, "shares": self._shares,
+            "seeder": _rng_state(self._seeder),
+            "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
+        })
+
+    def load_state(self, text: str) -> None:
+        """Restore a state saved by ``save_state`` on an environment with the same options."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"environment state is not valid JSON: {exc}") from exc
+        if not isinstance(data, dict) or data.get("format") != _STATE_FORMAT:
+            raise ValueError(f"not a saved {ENV_NAME} state (format {_STATE_FORMAT!r})")
+        if data.get("observation_version") != OBSERVATION_VERSION:
+            raise ValueError(f"state has observation version {data.get('observation_version')!r},"
+                             f" this environment has {OBSERVATION_VERSION}")
+        if data.get("options") != self._kwargs:
+            raise ValueError(f"state was saved with options {data.get('options')}, this "
+                             f"environment has {self._kwargs}")
+        self.game = Game.from_json(data["engine"])
+        d = data["draft"]
+        self.draft = TradeDraft(**d) if d else None
+        self.pre_roll_actions = data["pre_roll_actions"]
+        self._turn_stamp = data["turn_stamp"]
+        self.decisions = data["decisions"]
+        self.agents = list(data["agents"])
+        self.agent_selection = data["agent_selection"]
+        self.rewards = dict(data["rewards"])
+        self._cumulative_rewards = dict(data["cumulative_rewards"])
+        self.terminations = dict(data["terminations"])
+        self.truncations = dict(data["truncations"])
+        self.infos = {a: {} for a in self.agents}
+        self._out = list(data["out"])
+        self._shares = data["shares"]
+        self._seeder = random.Random()
+        self._seeder.setstate(_rng_from(data["seeder"]))
+        if data["skip_agent_selection"] is not None:
+            self._skip_agent_selection = data["skip_agent_selection"]
+        self._legal = None
+
+    def clone(self) -> raw_env:
+        """An independent copy of this environment, mid-game included."""
+        copy = raw_env(**self._kwargs)
+        if self.game is not None:
+            copy.load_state(self.save_state())
+        return copy
+
+    def __getstate__(self) -> dict:
+        return {"kwargs": self._kwargs,
+                "state": self.save_state() if self.game is not None else None}
+
+    def __setstate__(self, data: dict) -> None:
+        self.__init__(**data["kwargs"])
+        if data["state"] is not None:
+            self.load_state(data["state"])
+
+
+def _rng_state(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(data: list) -> tuple:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
+
+
+__all__ = ["env", "raw_env", "action_to_string", "observation_layout", "PLACES"]
+
+
+def _register() -> None:
+    import pettingzoo
+
+    if "byapar/byapar-v0" not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", "byapar/byapar-v0", entry_point="byapar_env.byapar_v0:env")
+
+
+_register()

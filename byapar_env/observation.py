@@ -1,0 +1,177 @@
+"""The observation: one flat float32 vector from the acting seat's point of view.
+
+Seats are relative: slot 0 is the observer, slot 1 the next seat in turn order, and so on, so one
+shared policy can play any seat. Places are in ``board.PLACES`` order. ``LAYOUT`` names every
+slice; ``observation_layout()`` returns them as ``{name: slice}``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import Game, Phase
+from .engine import board as B
+
+OBSERVATION_VERSION = 1
+SLOTS = 6  # player slots, the largest table
+NP = len(B.PLACES)
+CASH_SCALE = 10_000.0
+WORTH_SCALE = 50_000.0
+
+# Decision kinds as the observation shows them (composing a trade is the environment's own).
+DECISIONS = ("pre_roll", "compose_trade", "buy", "auction", "trade_answer", "raise_cash")
+
+LAYOUT: tuple[tuple[str, int], ...] = (
+    ("places.owner", NP * (SLOTS + 1)),  # per place: [bank, slot 0..5] one-hot
+    ("places.buildings", NP),  # houses / 5, a hotel is 1
+    ("places.mortgaged", NP),
+    ("places.group_complete", NP),  # its owner holds the whole colour group
+    ("players.present", SLOTS),  # a seat still in the game
+    ("players.cash", SLOTS),  # / 10,000
+    ("players.position", SLOTS * B.NUM_SQUARES),  # per slot: one-hot square
+    ("players.in_jail", SLOTS),
+    ("players.jail_misses", SLOTS),  # / 3
+    ("players.bail_cards", SLOTS),
+    ("players.net_worth", SLOTS),  # / 50,000
+    ("players.is_turn", SLOTS),  # whose turn it is
+    ("decision.kind", len(DECISIONS)),
+    ("decision.place", NP),  # the place to buy or being auctioned
+    ("auction.high_bid", 1),  # / 10,000
+    ("auction.holder", SLOTS),
+    ("auction.still_in", SLOTS),
+    ("trade.counterpart", SLOTS),  # the other side of the draft or of the offer received
+    ("trade.places_in", NP),  # places the observer would receive
+    ("trade.places_out", NP),  # places the observer would give
+    ("trade.money_in", 1),  # / 10,000; negative when the observer would pay
+    ("trade.draft_steps", 1),  # composition steps used / the cap
+    ("debt.owed", 1),  # / 10,000
+    ("debt.shortfall", 1),  # owed minus cash, / 10,000
+    ("turn.round", 1),  # / the round limit
+    ("turn.rounds_left", 1),  # / the round limit
+    ("turn.dice", 2),  # last roll / 6
+    ("turn.doubles", 1),  # doubles in a row / 3
+    ("turn.offers_made", 1),  # / 3
+    ("turn.pre_roll_actions", 1),  # / the cap
+    ("options.players", 5),  # one-hot 2..6
+    ("options.until_one_left", 1),
+    ("options.rounds", 1),  # the round limit / 100
+    ("options.starting_cash", 1),  # / 20,000
+    ("options.auctions", 1),
+)
+
+
+def _offsets() -> dict[str, slice]:
+    out, at = {}, 0
+    for name, size in LAYOUT:
+        out[name] = slice(at, at + size)
+        at += size
+    return out
+
+
+SLICES = _offsets()
+OBSERVATION_SIZE = sum(size for _, size in LAYOUT)
+_O = {name: s.start for name, s in SLICES.items()}
+_PLACE_INDEX = {sq: i for i, sq in enumerate(B.PLACES)}
+_GROUPS = tuple(tuple(_PLACE_INDEX[s] for s in g) for g in B.GROUPS.values())
+_GROUP_SQUARES = tuple(B.GROUPS.values())
+
+
+def observation_layout() -> dict[str, slice]:
+    """The named slices of the observation vector."""
+    return dict(SLICES)
+
+
+def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: int = 0,
+           pre_roll_cap: int = 1, draft_cap: int = 1) -> np.ndarray:
+    """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it."""
+    out.fill(0.0)
+    hot: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
+    n = game.num_players
+    owner, blds, mort = game.owner, game.buildings, game.mortgaged
+    o_own, o_bld, o_mort, o_gc = (_O["places.owner"], _O["places.buildings"],
+                                  _O["places.mortgaged"], _O["places.group_complete"])
+    for i, sq in enumerate(B.PLACES):
+        o = owner[sq]
+        if o < 0:
+            hot.append(o_own + i * 7)
+            continue
+        hot.append(o_own + i * 7 + 1 + (o - me) % n)
+        if blds[sq]:
+            idx.append(o_bld + i)
+            val.append(blds[sq] / 5.0)
+        if mort[sq]:
+            hot.append(o_mort + i)
+    for places, squares in zip(_GROUPS, _GROUP_SQUARES, strict=True):
+        o = owner[squares[0]]
+        if o >= 0 and all(owner[s] == o for s in squares):
+            hot.extend(o_gc + i for i in places)
+    for r in range(n):
+        s = (me + r) % n
+        if game.bankrupt[s]:
+            continue
+        hot.append(_O["players.present"] + r)
+        hot.append(_O["players.position"] + r * B.NUM_SQUARES + game.position[s])
+        idx += [_O["players.cash"] + r, _O["players.net_worth"] + r,
+                _O["players.jail_misses"] + r, _O["players.bail_cards"] + r]
+        val += [game.cash[s] / CASH_SCALE, game.net_worth(s) / WORTH_SCALE,
+                game.jail_misses[s] / 3.0, float(len(game.bail_cards[s]))]
+        if game.in_jail[s]:
+            hot.append(_O["players.in_jail"] + r)
+    if not game.is_over:
+        hot.append(_O["players.is_turn"] + (game.turn - me) % n)
+        ph = game.phase
+        if draft is not None:
+            kind = 1
+        else:
+            kind = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,
+                    Phase.RAISE_CASH: 5}[ph]
+        hot.append(_O["decision.kind"] + kind)
+        if ph == Phase.BUY:
+            hot.append(_O["decision.place"] + _PLACE_INDEX[game.pending_square])
+        elif ph == Phase.AUCTION:
+            a = game.auction
+            hot.append(_O["decision.place"] + _PLACE_INDEX[a.square])
+            idx.append(_O["auction.high_bid"])
+            val.append(a.high / CASH_SCALE)
+            if a.holder >= 0:
+                hot.append(_O["auction.holder"] + (a.holder - me) % n)
+            hot.extend(_O["auction.still_in"] + (s - me) % n for s in a.bidders)
+        elif ph == Phase.RAISE_CASH:
+            owed = game.debt_owed()
+            idx += [_O["debt.owed"], _O["debt.shortfall"]]
+            val += [owed / CASH_SCALE, (owed - game.cash[game.current_player]) / CASH_SCALE]
+        # The trade on the table: the observer's draft, or an offer the observer must answer.
+        trade = None
+        if draft is not None and game.turn == me:
+            trade = (draft.target, draft.take, draft.give, -draft.amount)
+            idx.append(_O["trade.draft_steps"])
+            val.append(draft.steps / draft_cap)
+        elif ph == Phase.TRADE_ANSWER and game.offer is not None:
+            offerer, offer = game.offer
+            if offer.target == me:
+                trade = (offerer, offer.give, offer.take, offer.amount)
+        if trade is not None:
+            other, places_in, places_out, money_in = trade
+            hot.append(_O["trade.counterpart"] + (other - me) % n)
+            hot.extend(_O["trade.places_in"] + _PLACE_INDEX[s] for s in places_in)
+            hot.extend(_O["trade.places_out"] + _PLACE_INDEX[s] for s in places_out)
+            idx.append(_O["trade.money_in"])
+            val.append(money_in / CASH_SCALE)
+    limit = game.rules.round_limit
+    idx += [_O["turn.round"], _O["turn.rounds_left"], _O["turn.dice"], _O["turn.dice"] + 1,
+            _O["turn.doubles"], _O["turn.offers_made"], _O["turn.pre_roll_actions"],
+            _O["options.rounds"], _O["options.starting_cash"]]
+    val += [game.round / limit, (limit - game.round) / limit, game.dice[0] / 6.0,
+            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0,
+            pre_roll_actions / pre_roll_cap, limit / 100.0,
+            game.rules.starting_cash / 20_000.0]
+    hot.append(_O["options.players"] + n - 2)
+    if game.rules.rounds is None:
+        hot.append(_O["options.until_one_left"])
+    if game.rules.auctions:
+        hot.append(_O["options.auctions"])
+    out[hot] = 1.0
+    out[idx] = val
+    return out
