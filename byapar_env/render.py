@@ -25,8 +25,9 @@ def _building_text(b: int) -> str:
 
 def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) -> str:
     """The board, owners, buildings, players and the latest events as text."""
-    lines = [f"Byapar  round {game.round}/{game.rules.round_limit}  "
-             f"{'game over' if game.is_over else f'seat {game.current_player} decides: ' + game.phase.name}"]
+    status = "game over" if game.is_over else (
+        f"seat {game.current_player} decides: {game.phase.name}")
+    lines = [f"Byapar  round {game.round}/{game.rules.round_limit}  {status}"]
     for sq in B.PLACES:
         s = B.SQUARES[sq]
         o = game.owner[sq]
@@ -39,8 +40,9 @@ def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) ->
             lines.append(f"seat {seat}: bankrupt")
             continue
         jail = " in jail" if game.in_jail[seat] else ""
-        lines.append(f"seat {seat}: Rs {game.cash[seat]:>7,} on {B.SQUARES[game.position[seat]].name}"
-                     f"{jail}, net worth {game.net_worth(seat):,}")
+        where = B.SQUARES[game.position[seat]].name
+        lines.append(f"seat {seat}: Rs {game.cash[seat]:>7,} on {where}{jail}, "
+                     f"net worth {game.net_worth(seat):,}")
     if game.phase == Phase.AUCTION and game.auction:
         a = game.auction
         lines.append(f"auction of {B.SQUARES[a.square].name}: high {a.high:,} "
