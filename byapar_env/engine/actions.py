@@ -29,8 +29,15 @@ class ActionKind(IntEnum):
     REJECT_TRADE = 13
 
 
+def _name(square: object) -> str:
+    """A square's name; an index off the board is shown as it is, so errors can name it."""
+    if isinstance(square, int) and 0 <= square < NUM_SQUARES:
+        return SQUARES[square].name
+    return f"square {square!r}"
+
+
 def _names(squares: tuple[int, ...]) -> str:
-    return ", ".join(SQUARES[s].name for s in squares) if squares else "nothing"
+    return ", ".join(_name(s) for s in squares) if squares else "nothing"
 
 
 class Action(NamedTuple):
@@ -50,18 +57,21 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         k = self.kind
         if k == ActionKind.BID:
-            return f"bid {self.amount:,} on {SQUARES[self.square].name}"
+            amount = f"{self.amount:,}" if isinstance(self.amount, int) else repr(self.amount)
+            return f"bid {amount} on {_name(self.square)}"
         if k == ActionKind.OFFER_TRADE:
             money = ""
-            if self.amount > 0:
+            if not isinstance(self.amount, int):
+                money = f"; money {self.amount!r}"
+            elif self.amount > 0:
                 money = f"; pay Rs {self.amount:,}"
             elif self.amount < 0:
                 money = f"; ask Rs {-self.amount:,}"
             return (f"offer seat {self.target}: give {_names(self.give)} "
                     f"for {_names(self.take)}{money}")
         text = _KIND_TEXT[k]
-        if self.square >= 0:
-            return f"{text} {SQUARES[self.square].name}"
+        if self.square != -1:
+            return f"{text} {_name(self.square)}"
         return text
 
 
@@ -144,5 +154,9 @@ def offer_trade(
     amount: int = 0,
 ) -> Action:
     """An offer to seat ``target``: ``give`` my places for ``take`` theirs; ``amount`` > 0 I pay."""
-    return Action(ActionKind.OFFER_TRADE, -1, amount, target, tuple(sorted(give)),
-                  tuple(sorted(take)))
+    give, take = tuple(give), tuple(take)
+    try:
+        give, take = tuple(sorted(give)), tuple(sorted(take))
+    except TypeError:
+        pass  # a malformed offer keeps its order; the engine refuses it with a clear message
+    return Action(ActionKind.OFFER_TRADE, -1, amount, target, give, take)
