@@ -138,9 +138,13 @@ class TradeDraft:
                 "amount": self.amount, "steps": self.steps}
 
 
-def _tradeable(game: Game, sq: int) -> bool:
-    group = B.GROUP_OF[sq]
-    return group is None or not any(game.buildings[s] for s in group)
+def _built_groups(game: Game) -> set[tuple[int, ...]]:
+    """The colour groups with buildings: their places cannot change hands."""
+    blds = game.buildings
+    return {g for g in _GROUPS if any(blds[s] for s in g)}
+
+
+_GROUPS = tuple(B.GROUPS.values())
 
 
 def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
@@ -156,9 +160,10 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
         if draft.steps >= max_draft_steps:
             return ids
         owner = game.owner
+        built = _built_groups(game)
         for i, sq in enumerate(B.PLACES):
             o = owner[sq]
-            if (o == p or o == draft.target) and _tradeable(game, sq):
+            if (o == p or o == draft.target) and B.GROUP_OF[sq] not in built:
                 ids.append(_TOGGLE_BASE + i)
         for amount, i in TRADE_MONEY_IDS.items():
             if amount == draft.amount:
@@ -183,17 +188,15 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
     ids = [_ENGINE_TO_ID[a] for a in game.legal_actions()]
     if ph == Phase.PRE_ROLL and game.can_offer_trade():
         n = game.num_players
+        built = _built_groups(game)
+        holders = {game.owner[sq] for sq in B.PLACES if B.GROUP_OF[sq] not in built}
+        mine = p in holders
         for k in range(1, n):
             t = (p + k) % n
-            if not game.bankrupt[t] and _has_tradeable_place(game, p, t):
+            if not game.bankrupt[t] and (mine or t in holders):
                 ids.append(TRADE_START_IDS[k - 1])
     ids.sort()
     return ids
-
-
-def _has_tradeable_place(game: Game, p: int, t: int) -> bool:
-    owner = game.owner
-    return any((owner[sq] == p or owner[sq] == t) and _tradeable(game, sq) for sq in B.PLACES)
 
 
 _TOGGLE_BASE = action_id("trade_toggle", B.PLACES[0])

@@ -76,6 +76,39 @@ _GROUPS = tuple(tuple(_PLACE_INDEX[s] for s in g) for g in B.GROUPS.values())
 _GROUP_SQUARES = tuple(B.GROUPS.values())
 
 
+# The place block (owner, buildings, mortgaged, group complete) leads the vector and changes only
+# when property changes hands or is built on, so it is cached by the exact property state.
+_PLACE_BLOCK = _O["players.present"]
+_PLACE_CACHE: dict[tuple, tuple[np.ndarray, list[int]]] = {}
+_PRICE = tuple(B.SQUARES[sq].price for sq in B.PLACES)
+_HOUSE = tuple(B.SQUARES[sq].house_cost for sq in B.PLACES)
+
+
+def _place_block(game: Game, me: int) -> tuple[np.ndarray, list[int]]:
+    """The place block from ``me``'s seat, and each seat's property worth (absolute seats)."""
+    n = game.num_players
+    block = np.zeros(_PLACE_BLOCK, np.float32)
+    worth = [0] * n
+    owner, blds, mort = game.owner, game.buildings, game.mortgaged
+    o_own, o_bld, o_mort, o_gc = (_O["places.owner"], _O["places.buildings"],
+                                  _O["places.mortgaged"], _O["places.group_complete"])
+    for i, sq in enumerate(B.PLACES):
+        o = owner[sq]
+        if o < 0:
+            block[o_own + i * 7] = 1.0
+            continue
+        block[o_own + i * 7 + 1 + (o - me) % n] = 1.0
+        block[o_bld + i] = blds[sq] / 5.0
+        if mort[sq]:
+            block[o_mort + i] = 1.0
+        worth[o] += (_PRICE[i] // 2 if mort[sq] else _PRICE[i]) + blds[sq] * _HOUSE[i]
+    for places, squares in zip(_GROUPS, _GROUP_SQUARES, strict=True):
+        o = owner[squares[0]]
+        if o >= 0 and all(owner[s] == o for s in squares):
+            block[[o_gc + i for i in places]] = 1.0
+    return block, worth
+
+
 def observation_layout() -> dict[str, slice]:
     """The named slices of the observation vector."""
     return dict(SLICES)
@@ -84,29 +117,21 @@ def observation_layout() -> dict[str, slice]:
 def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: int = 0,
            pre_roll_cap: int = 1, draft_cap: int = 1) -> np.ndarray:
     """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it."""
+    n = game.num_players
+    owner, blds, mort = game.owner, game.buildings, game.mortgaged
+    key = (me, n, *owner, *blds, *mort)
+    cached = _PLACE_CACHE.get(key)
+    if cached is None:
+        cached = _place_block(game, me)
+        if len(_PLACE_CACHE) > 4096:
+            _PLACE_CACHE.clear()
+        _PLACE_CACHE[key] = cached
+    block, worth = cached
     out.fill(0.0)
+    out[:_PLACE_BLOCK] = block
     hot: list[int] = []
     idx: list[int] = []
     val: list[float] = []
-    n = game.num_players
-    owner, blds, mort = game.owner, game.buildings, game.mortgaged
-    o_own, o_bld, o_mort, o_gc = (_O["places.owner"], _O["places.buildings"],
-                                  _O["places.mortgaged"], _O["places.group_complete"])
-    for i, sq in enumerate(B.PLACES):
-        o = owner[sq]
-        if o < 0:
-            hot.append(o_own + i * 7)
-            continue
-        hot.append(o_own + i * 7 + 1 + (o - me) % n)
-        if blds[sq]:
-            idx.append(o_bld + i)
-            val.append(blds[sq] / 5.0)
-        if mort[sq]:
-            hot.append(o_mort + i)
-    for places, squares in zip(_GROUPS, _GROUP_SQUARES, strict=True):
-        o = owner[squares[0]]
-        if o >= 0 and all(owner[s] == o for s in squares):
-            hot.extend(o_gc + i for i in places)
     for r in range(n):
         s = (me + r) % n
         if game.bankrupt[s]:
@@ -115,7 +140,7 @@ def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: i
         hot.append(_O["players.position"] + r * B.NUM_SQUARES + game.position[s])
         idx += [_O["players.cash"] + r, _O["players.net_worth"] + r,
                 _O["players.jail_misses"] + r, _O["players.bail_cards"] + r]
-        val += [game.cash[s] / CASH_SCALE, game.net_worth(s) / WORTH_SCALE,
+        val += [game.cash[s] / CASH_SCALE, (game.cash[s] + worth[s]) / WORTH_SCALE,
                 game.jail_misses[s] / 3.0, float(len(game.bail_cards[s]))]
         if game.in_jail[s]:
             hot.append(_O["players.in_jail"] + r)

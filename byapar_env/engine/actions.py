@@ -6,6 +6,7 @@ hot path. ``str(action)`` names any action, e.g. ``"bid 1,200 on Pokhara"``.
 
 from __future__ import annotations
 
+import contextlib
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -155,8 +156,7 @@ def offer_trade(
 ) -> Action:
     """An offer to seat ``target``: ``give`` my places for ``take`` theirs; ``amount`` > 0 I pay."""
     give, take = tuple(give), tuple(take)
-    try:
+    # A malformed offer keeps its order; the engine refuses it with a clear message.
+    with contextlib.suppress(TypeError):
         give, take = tuple(sorted(give)), tuple(sorted(take))
-    except TypeError:
-        pass  # a malformed offer keeps its order; the engine refuses it with a clear message
     return Action(ActionKind.OFFER_TRADE, -1, amount, target, give, take)
