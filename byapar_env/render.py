@@ -112,3 +112,24 @@ def render_rgb(game: Game) -> np.ndarray:
         d.text((CELL + 14, y), line[:78], fill=(50, 50, 50))
         y += 16
     return np.asarray(img, dtype=np.uint8)
+
+
+def save_board_picture(path: str, seed: int = 3, rounds: int = 20, players: int = 4) -> None:
+    """Play a seeded random game for ``rounds`` rounds and save the board as a PNG."""
+    import random
+
+    from PIL import Image
+
+    from .engine import Rules
+
+    game = Game(Rules(num_players=players), seed=seed)
+    choice = random.Random(seed).choice
+    while not game.is_over and game.round <= rounds:
+        game.apply(choice(game.legal_actions()))
+    Image.fromarray(render_rgb(game)).save(path)
+
+
+if __name__ == "__main__":
+    import sys
+
+    save_board_picture(sys.argv[1] if len(sys.argv) > 1 else "docs/board.png")

@@ -1,7 +1,8 @@
 """The engine's board data checked figure by figure against the spec (board.md) and the rules page.
 
-The spec tables are parsed from ../shared/spec/board.md (beside the repository), so a figure changed on either side
-shows up here. Where the spec is not on disk the tests are skipped rather than passing silently.
+The spec tables are parsed from ../shared/spec/board.md (beside the repository), so a figure
+changed on either side shows up here. Where the spec is not on disk the tests are skipped rather
+than passing silently.
 """
 
 from __future__ import annotations
