@@ -70,7 +70,9 @@ class Action(NamedTuple):
                 money = f"; ask Rs {-self.amount:,}"
             return (f"offer seat {self.target}: give {_names(self.give)} "
                     f"for {_names(self.take)}{money}")
-        text = _KIND_TEXT[k]
+        text = _KIND_TEXT.get(k)
+        if text is None:
+            return f"unknown action kind {k!r}"
         if self.square != -1:
             return f"{text} {_name(self.square)}"
         return text

@@ -346,8 +346,10 @@ class Game:
     def force_dice(self, *rolls: tuple[int, int]) -> None:
         """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
         for r in rolls:
-            if (len(r) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in r)):
-                raise ValueError(f"a forced roll is two dice from 1 to 6, got {r!r}")
+            ok = (isinstance(r, (tuple, list)) and len(r) == 2
+                  and all(type(d) is int and 1 <= d <= 6 for d in r))
+            if not ok:
+                raise ValueError(f"a forced roll is a pair of two dice from 1 to 6, got {r!r}")
         self.forced_dice.extend((r[0], r[1]) for r in rolls)
 
     def stack_deck(self, deck: str, *numbers: int) -> None:
@@ -355,11 +357,13 @@ class Game:
         if deck not in self.decks:
             raise ValueError(f"deck must be one of {list(self.decks)}, got {deck!r}")
         cards = self.decks[deck]
-        for number in reversed(numbers):
-            if number not in cards:
-                raise ValueError(f"card {number} is not in the {deck} deck now: {cards}")
-            cards.remove(number)
-            cards.insert(0, number)
+        for number in numbers:
+            if type(number) is not int or number not in cards:
+                raise ValueError(f"card {number!r} is not in the {deck} deck now: {cards}")
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"each card can be stacked once, got {list(numbers)}")
+        rest = [c for c in cards if c not in numbers]
+        cards[:] = list(numbers) + rest
 
     def _roll(self) -> tuple[int, int]:
         if self.forced_dice:
@@ -792,9 +796,9 @@ class Game:
             to = f"seat {c}"
         else:
             # Owed to the bank, or to several players at once: places return to the bank
-            # unmortgaged; the cash is shared equally among player creditors (the bank keeps any
-            # remainder that does not divide).
-            share = cash // len(creditors) if creditors else 0
+            # unmortgaged; the cash is shared equally among player creditors in whole Rs 10 (the
+            # bank keeps what does not divide).
+            share = cash // len(creditors) // 10 * 10 if creditors else 0
             for c in creditors:
                 self.cash[c] += share
             self.bank_received += cash - share * len(creditors)
