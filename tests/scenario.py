@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from byapar_env.engine import Game, Rules, actions
+import pytest
+
+from byapar_env.engine import Game, IllegalActionError, Rules, actions
 from byapar_env.engine.board import square_by_name
 
 
@@ -35,3 +37,12 @@ def put(game: Game, seat: int, name_or_square: str | int) -> None:
     """Stand ``seat`` on a square."""
     s = name_or_square if isinstance(name_or_square, int) else sq(name_or_square)
     game.position[seat] = s
+
+
+def assert_illegal(game: Game, action: actions.Action) -> None:
+    """``action`` raises IllegalActionError and leaves the whole game unchanged."""
+    before = game.to_json()
+    assert not game.is_legal(action)
+    with pytest.raises(IllegalActionError):
+        game.apply(action)
+    assert game.to_json() == before

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scenario import give, new_game, put, roll, sq
+from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import ActionKind, IllegalActionError, Phase
+from byapar_env.engine import ActionKind, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
@@ -33,14 +33,6 @@ def set_buildings(game, squares, levels):
     for s, b in zip(squares, levels, strict=True):
         game.buildings[s] = b
 
-
-def assert_illegal(game, action):
-    """``action`` raises IllegalActionError and leaves the whole game unchanged."""
-    before = game.to_json()
-    assert not game.is_legal(action)
-    with pytest.raises(IllegalActionError):
-        game.apply(action)
-    assert game.to_json() == before
 
 
 # --- who may build ---------------------------------------------------------------------------

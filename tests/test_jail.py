@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scenario import give, new_game, put, roll, sq
+from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import IllegalActionError, Phase
+from byapar_env.engine import Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
@@ -31,13 +31,6 @@ def assert_jailed(game, seat):
     assert game.in_jail[seat]
     assert game.jail_misses[seat] == 0
 
-
-def assert_illegal(game, action):
-    before = game.to_json()
-    assert not game.is_legal(action)
-    with pytest.raises(IllegalActionError):
-        game.apply(action)
-    assert game.to_json() == before
 
 
 # --- going to jail ---------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scenario import give, new_game, put, roll, sq
+from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import ActionKind, IllegalActionError, Phase, mortgage_value, payoff_cost
+from byapar_env.engine import ActionKind, Phase, mortgage_value, payoff_cost
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
@@ -43,14 +43,6 @@ PLACES = {
 def legal_squares(game, kind):
     return sorted(a.square for a in game.legal_actions() if a.kind == kind)
 
-
-def assert_illegal(game, action):
-    """``action`` raises IllegalActionError and leaves the whole game unchanged."""
-    before = game.to_json()
-    assert not game.is_legal(action)
-    with pytest.raises(IllegalActionError):
-        game.apply(action)
-    assert game.to_json() == before
 
 
 def test_the_table_covers_every_place():
