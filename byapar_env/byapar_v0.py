@@ -240,7 +240,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         mask = np.zeros(NUM_ACTIONS, np.int8)
         seat = self.agent_name_mapping[agent or self.agent_selection]
         if (not self.game.is_over and seat == self.game.current_player
-                and not self.terminations[self.possible_agents[seat]]):
+                and not self.terminations.get(self.possible_agents[seat], True)):
             mask[self.legal_action_ids()] = 1
         return mask
 
