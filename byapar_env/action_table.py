@@ -141,37 +141,49 @@ class TradeDraft:
 def _built_groups(game: Game) -> set[tuple[int, ...]]:
     """The colour groups with buildings: their places cannot change hands."""
     blds = game.buildings
-    return {g for g in _GROUPS if any(blds[s] for s in g)}
+    return {B.GROUP_OF[s] for s in B.CITIES if blds[s]}
 
 
-_GROUPS = tuple(B.GROUPS.values())
+def _holders_of_tradeable_places(game: Game) -> set[int]:
+    """Seats (and -1 for the bank) holding a place whose colour group has no buildings."""
+    owner, blds = game.owner, game.buildings
+    built = {B.GROUP_OF[s] for s in B.CITIES if blds[s]}
+    return {owner[sq] for sq in B.PLACES if B.GROUP_OF[sq] not in built}
+
+
+def draft_choices(game: Game, target: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """For a draft to ``target``: the place ids that may be toggled, and (amount, id) of the
+    money ids whose payer holds the amount. Both depend only on the game, not on the draft."""
+    p = game.current_player
+    owner = game.owner
+    built = _built_groups(game)
+    toggles = [_TOGGLE_BASE + i for i, sq in enumerate(B.PLACES)
+               if (owner[sq] == p or owner[sq] == target) and B.GROUP_OF[sq] not in built]
+    money = [(amount, i) for amount, i in TRADE_MONEY_IDS.items()
+             if abs(amount) <= game.cash[p if amount > 0 else target]]
+    return toggles, money
 
 
 def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
-              pre_roll_capped: bool) -> list[int]:
-    """Every legal action id now, for ``game.current_player`` (with the draft, if composing)."""
+              pre_roll_capped: bool, choices=None) -> list[int]:
+    """Every legal action id now, for ``game.current_player`` (with the draft, if composing).
+
+    ``choices`` may pass ``draft_choices(game, draft.target)`` computed earlier for this state.
+    """
     if game.is_over:
         return []
     p = game.current_player
     if draft is not None:
+        # Every toggle and money id keeps the draft a valid offer but for needing a place.
         ids = [CANCEL_ID]
-        if (draft.give or draft.take) and game.trade_error(draft.offer()) is None:
+        if draft.give or draft.take:
             ids.append(SUBMIT_ID)
         if draft.steps >= max_draft_steps:
             return ids
-        owner = game.owner
-        built = _built_groups(game)
-        for i, sq in enumerate(B.PLACES):
-            o = owner[sq]
-            if (o == p or o == draft.target) and B.GROUP_OF[sq] not in built:
-                ids.append(_TOGGLE_BASE + i)
-        for amount, i in TRADE_MONEY_IDS.items():
-            if amount == draft.amount:
-                continue
-            payer = p if amount > 0 else draft.target
-            if abs(amount) <= game.cash[payer]:
-                ids.append(i)
-        return sorted(ids)
+        toggles, money = choices or draft_choices(game, draft.target)
+        ids += toggles
+        ids += [i for amount, i in money if amount != draft.amount]
+        return ids
     ph = game.phase
     if ph == Phase.AUCTION:
         a = game.auction
@@ -188,8 +200,7 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
     ids = [_ENGINE_TO_ID[a] for a in game.legal_actions()]
     if ph == Phase.PRE_ROLL and game.can_offer_trade():
         n = game.num_players
-        built = _built_groups(game)
-        holders = {game.owner[sq] for sq in B.PLACES if B.GROUP_OF[sq] not in built}
+        holders = _holders_of_tradeable_places(game)
         mine = p in holders
         for k in range(1, n):
             t = (p + k) % n

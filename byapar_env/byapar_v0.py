@@ -113,12 +113,19 @@ from .action_table import (
     SUBMIT_ID,
     TradeDraft,
     action_to_string,
+    draft_choices,
     engine_action,
     legal_ids,
 )
 from .engine import Game, IllegalActionError, Phase, Rules
 from .engine.board import PLACES
-from .observation import OBSERVATION_SIZE, OBSERVATION_VERSION, encode, observation_layout
+from .observation import (
+    OBSERVATION_SIZE,
+    OBSERVATION_VERSION,
+    encode_engine_part,
+    encode_env_part,
+    observation_layout,
+)
 
 ENV_NAME = "byapar_v0"
 REWARD_MODES = ("outcome", "net_worth_share")
@@ -186,8 +193,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._seeder = random.Random()
         self.game: Game | None = None
         self.draft: TradeDraft | None = None
-        self._buf = np.zeros(OBSERVATION_SIZE, np.float32)
         self._legal: list[int] | None = None
+        self._clear_caches()
+
+    def _clear_caches(self) -> None:
+        # Derived from the engine's state, keyed by ``game.version``: the engine part of each
+        # seat's observation, and the choices of a trade draft.
+        self._obs_cache: dict[int, tuple[int, np.ndarray]] = {}
+        self._draft_cache: tuple | None = None
 
     # ------------------------------------------------------------------ spaces and names
     def observation_space(self, agent: str) -> spaces.Space:
@@ -225,6 +238,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
         self._shares = self._net_worth_shares() if self.reward_mode != "outcome" else None
         self._legal = None
+        self._clear_caches()
         self._auto_play()
         self.agent_selection = self.possible_agents[self.game.current_player]
 
@@ -232,8 +246,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def legal_action_ids(self) -> list[int]:
         """The legal ids for the agent that must decide now."""
         if self._legal is None:
-            self._legal = legal_ids(self.game, self.draft, self.max_trade_steps,
-                                    self.pre_roll_actions >= self.max_pre_roll_actions)
+            game, draft = self.game, self.draft
+            choices = None
+            if draft is not None:
+                key = (game.version, draft.target)
+                if self._draft_cache is None or self._draft_cache[0] != key:
+                    self._draft_cache = (key, draft_choices(game, draft.target))
+                choices = self._draft_cache[1]
+            self._legal = legal_ids(game, draft, self.max_trade_steps,
+                                    self.pre_roll_actions >= self.max_pre_roll_actions, choices)
         return self._legal
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -246,9 +267,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
-        obs = encode(self.game, seat, self._buf,
-                     self.draft if seat == self.game.turn else None, self.pre_roll_actions,
-                     self.max_pre_roll_actions, self.max_trade_steps).copy()
+        game = self.game
+        cached = self._obs_cache.get(seat)
+        if cached is None or cached[0] != game.version:
+            base = encode_engine_part(game, seat, np.empty(OBSERVATION_SIZE, np.float32))
+            self._obs_cache[seat] = cached = (game.version, base)
+        obs = encode_env_part(cached[1].copy(), game, seat, self.draft, self.pre_roll_actions,
+                              self.max_pre_roll_actions, self.max_trade_steps)
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     # ------------------------------------------------------------------ stepping
@@ -265,13 +290,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                 f"action {action!r} is not legal for {agent} now; legal ids: {names}{more}")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        version = self.game.version
         self._take(int(action))
         self._auto_play()
-        self._settle_rewards_and_endings()
-        if not self.game.is_over:
-            self.agent_selection = self.possible_agents[self.game.current_player]
-        self._accumulate_rewards()
-        self._deads_step_first()
+        # Rewards, bankruptcies and the end can only come from the engine or the decision cap;
+        # a trade-composition step changes neither, so it skips that bookkeeping.
+        if self.game.version != version or self.decisions >= self.max_decisions:
+            self._settle_rewards_and_endings()
+            if not self.game.is_over:
+                self.agent_selection = self.possible_agents[self.game.current_player]
+            self._accumulate_rewards()
+            self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
@@ -422,6 +451,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if data["skip_agent_selection"] is not None:
             self._skip_agent_selection = data["skip_agent_selection"]
         self._legal = None
+        self._clear_caches()
 
     def clone(self) -> raw_env:
         """An independent copy of this environment, mid-game included."""

@@ -14,6 +14,8 @@ from .engine import board as B
 
 OBSERVATION_VERSION = 1
 SLOTS = 6  # player slots, the largest table
+PLACE_FEATURES = ("owner_bank", "owner_slot0", "owner_slot1", "owner_slot2", "owner_slot3",
+                  "owner_slot4", "owner_slot5", "buildings", "mortgaged", "group_complete")
 NP = len(B.PLACES)
 CASH_SCALE = 10_000.0
 WORTH_SCALE = 50_000.0
@@ -22,10 +24,9 @@ WORTH_SCALE = 50_000.0
 DECISIONS = ("pre_roll", "compose_trade", "buy", "auction", "trade_answer", "raise_cash")
 
 LAYOUT: tuple[tuple[str, int], ...] = (
-    ("places.owner", NP * (SLOTS + 1)),  # per place: [bank, slot 0..5] one-hot
-    ("places.buildings", NP),  # houses / 5, a hotel is 1
-    ("places.mortgaged", NP),
-    ("places.group_complete", NP),  # its owner holds the whole colour group
+    # Per place, in board.PLACES order, PLACE_FEATURES values: owner one-hot [bank, slot 0..5],
+    # buildings / 5 (a hotel is 1), mortgaged, its owner holds the whole colour group.
+    ("places", NP * 10),
     ("players.present", SLOTS),  # a seat still in the game
     ("players.cash", SLOTS),  # / 10,000
     ("players.position", SLOTS * B.NUM_SQUARES),  # per slot: one-hot square
@@ -72,7 +73,6 @@ SLICES = _offsets()
 OBSERVATION_SIZE = sum(size for _, size in LAYOUT)
 _O = {name: s.start for name, s in SLICES.items()}
 _PLACE_INDEX = {sq: i for i, sq in enumerate(B.PLACES)}
-_GROUPS = tuple(tuple(_PLACE_INDEX[s] for s in g) for g in B.GROUPS.values())
 _GROUP_SQUARES = tuple(B.GROUPS.values())
 
 
@@ -84,29 +84,46 @@ _PRICE = tuple(B.SQUARES[sq].price for sq in B.PLACES)
 _HOUSE = tuple(B.SQUARES[sq].house_cost for sq in B.PLACES)
 
 
+def _place_rows() -> np.ndarray:
+    """Every possible place row, indexed by ((owner code * 6 + buildings) * 2 + mortgaged) * 2
+    + group complete, where the owner code is 0 for the bank and 1 + slot otherwise."""
+    rows = np.zeros((7 * 6 * 2 * 2, len(PLACE_FEATURES)), np.float32)
+    for code in range(7):
+        for b in range(6):
+            for m in range(2):
+                for gc in range(2):
+                    row = rows[((code * 6 + b) * 2 + m) * 2 + gc]
+                    row[code] = 1.0
+                    row[7], row[8], row[9] = b / 5.0, m, gc
+    return rows
+
+
+_PLACE_ROWS = _place_rows()
 def _place_block(game: Game, me: int) -> tuple[np.ndarray, list[int]]:
     """The place block from ``me``'s seat, and each seat's property worth (absolute seats)."""
     n = game.num_players
-    block = np.zeros(_PLACE_BLOCK, np.float32)
     worth = [0] * n
     owner, blds, mort = game.owner, game.buildings, game.mortgaged
-    o_own, o_bld, o_mort, o_gc = (_O["places.owner"], _O["places.buildings"],
-                                  _O["places.mortgaged"], _O["places.group_complete"])
+    complete = set()  # places whose owner holds the whole colour group
+    for group in _GROUP_SQUARES:
+        o = owner[group[0]]
+        if o >= 0 and owner[group[-1]] == o and owner[group[len(group) // 2]] == o:
+            complete.update(group)  # groups have 2 or 3 places: first, middle, last cover all
+    rows = []
     for i, sq in enumerate(B.PLACES):
         o = owner[sq]
         if o < 0:
-            block[o_own + i * 7] = 1.0
+            rows.append(0)
             continue
-        block[o_own + i * 7 + 1 + (o - me) % n] = 1.0
-        block[o_bld + i] = blds[sq] / 5.0
-        if mort[sq]:
-            block[o_mort + i] = 1.0
-        worth[o] += (_PRICE[i] // 2 if mort[sq] else _PRICE[i]) + blds[sq] * _HOUSE[i]
-    for places, squares in zip(_GROUPS, _GROUP_SQUARES, strict=True):
-        o = owner[squares[0]]
-        if o >= 0 and all(owner[s] == o for s in squares):
-            block[[o_gc + i for i in places]] = 1.0
-    return block, worth
+        b = blds[sq]
+        m = mort[sq]
+        rows.append(((((1 + (o - me) % n) * 6 + b) * 2 + m) * 2) + (sq in complete))
+        worth[o] += _PRICE[i] // 2 if m else _PRICE[i] + b * _HOUSE[i]
+    return _PLACE_ROWS.take(rows, axis=0).reshape(-1), worth
+
+
+_DECISION_INDEX = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,
+                   Phase.RAISE_CASH: 5}
 
 
 def observation_layout() -> dict[str, slice]:
@@ -116,7 +133,41 @@ def observation_layout() -> dict[str, slice]:
 
 def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: int = 0,
            pre_roll_cap: int = 1, draft_cap: int = 1) -> np.ndarray:
-    """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it."""
+    """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it.
+
+    ``draft`` (the trade offer ``me`` is composing, if any) and the pre-roll counter are the
+    environment's own state; ``encode_env_part`` writes just those onto an engine-only encoding.
+    """
+    encode_engine_part(game, me, out)
+    return encode_env_part(out, game, me, draft, pre_roll_actions, pre_roll_cap, draft_cap)
+
+
+_DRAFT_FIELDS = ("trade.counterpart", "trade.places_in", "trade.places_out", "trade.money_in",
+                 "trade.draft_steps")
+
+
+def encode_env_part(out: np.ndarray, game: Game, me: int, draft, pre_roll_actions: int,
+                    pre_roll_cap: int, draft_cap: int) -> np.ndarray:
+    """Write the environment's part (a draft being composed, the pre-roll counter) onto ``out``,
+    which holds ``encode_engine_part``'s encoding for ``me``."""
+    out[_O["turn.pre_roll_actions"]] = pre_roll_actions / pre_roll_cap
+    if draft is not None and game.turn == me and not game.is_over:
+        kind = _O["decision.kind"]
+        out[kind] = 0.0
+        out[kind + 1] = 1.0
+        n = game.num_players
+        out[_O["trade.counterpart"] + (draft.target - me) % n] = 1.0
+        for s in draft.take:
+            out[_O["trade.places_in"] + _PLACE_INDEX[s]] = 1.0
+        for s in draft.give:
+            out[_O["trade.places_out"] + _PLACE_INDEX[s]] = 1.0
+        out[_O["trade.money_in"]] = -draft.amount / CASH_SCALE
+        out[_O["trade.draft_steps"]] = draft.steps / draft_cap
+    return out
+
+
+def encode_engine_part(game: Game, me: int, out: np.ndarray) -> np.ndarray:
+    """Write everything the engine's state shows seat ``me`` into ``out``."""
     n = game.num_players
     owner, blds, mort = game.owner, game.buildings, game.mortgaged
     key = (me, n, *owner, *blds, *mort)
@@ -147,12 +198,7 @@ def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: i
     if not game.is_over:
         hot.append(_O["players.is_turn"] + (game.turn - me) % n)
         ph = game.phase
-        if draft is not None:
-            kind = 1
-        else:
-            kind = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,
-                    Phase.RAISE_CASH: 5}[ph]
-        hot.append(_O["decision.kind"] + kind)
+        hot.append(_O["decision.kind"] + _DECISION_INDEX[ph])
         if ph == Phase.BUY:
             hot.append(_O["decision.place"] + _PLACE_INDEX[game.pending_square])
         elif ph == Phase.AUCTION:
@@ -167,30 +213,21 @@ def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: i
             owed = game.debt_owed()
             idx += [_O["debt.owed"], _O["debt.shortfall"]]
             val += [owed / CASH_SCALE, (owed - game.cash[game.current_player]) / CASH_SCALE]
-        # The trade on the table: the observer's draft, or an offer the observer must answer.
-        trade = None
-        if draft is not None and game.turn == me:
-            trade = (draft.target, draft.take, draft.give, -draft.amount)
-            idx.append(_O["trade.draft_steps"])
-            val.append(draft.steps / draft_cap)
-        elif ph == Phase.TRADE_ANSWER and game.offer is not None:
+        # An offer the observer must answer (a draft is the environment's, see encode_env_part).
+        if ph == Phase.TRADE_ANSWER and game.offer is not None:
             offerer, offer = game.offer
             if offer.target == me:
-                trade = (offerer, offer.give, offer.take, offer.amount)
-        if trade is not None:
-            other, places_in, places_out, money_in = trade
-            hot.append(_O["trade.counterpart"] + (other - me) % n)
-            hot.extend(_O["trade.places_in"] + _PLACE_INDEX[s] for s in places_in)
-            hot.extend(_O["trade.places_out"] + _PLACE_INDEX[s] for s in places_out)
-            idx.append(_O["trade.money_in"])
-            val.append(money_in / CASH_SCALE)
+                hot.append(_O["trade.counterpart"] + (offerer - me) % n)
+                hot.extend(_O["trade.places_in"] + _PLACE_INDEX[s] for s in offer.give)
+                hot.extend(_O["trade.places_out"] + _PLACE_INDEX[s] for s in offer.take)
+                idx.append(_O["trade.money_in"])
+                val.append(offer.amount / CASH_SCALE)
     limit = game.rules.round_limit
     idx += [_O["turn.round"], _O["turn.rounds_left"], _O["turn.dice"], _O["turn.dice"] + 1,
-            _O["turn.doubles"], _O["turn.offers_made"], _O["turn.pre_roll_actions"],
-            _O["options.rounds"], _O["options.starting_cash"]]
+            _O["turn.doubles"], _O["turn.offers_made"], _O["options.rounds"],
+            _O["options.starting_cash"]]
     val += [game.round / limit, (limit - game.round) / limit, game.dice[0] / 6.0,
-            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0,
-            pre_roll_actions / pre_roll_cap, limit / 100.0,
+            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0, limit / 100.0,
             game.rules.starting_cash / 20_000.0]
     hot.append(_O["options.players"] + n - 2)
     if game.rules.rounds is None:

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from byapar_env import byapar_v0
 from byapar_env.action_table import ACTIONS, NUM_ACTIONS, action_to_string, engine_action
 from byapar_env.engine import IllegalActionError, Phase
-from byapar_env.observation import OBSERVATION_SIZE, observation_layout
+from byapar_env.observation import OBSERVATION_SIZE, encode, observation_layout
 
 TABLES = [(n, auctions) for n in range(2, 7) for auctions in (True, False)]
 
@@ -71,11 +71,20 @@ def check_mask(env, agent, obs) -> None:
     assert obs["observation"].dtype == np.float32
     seat = env.agent_name_mapping[agent]
     assert seat == game.current_player
+    # The cached observation equals one encoded from scratch.
+    fresh = encode(game, seat, np.zeros(OBSERVATION_SIZE, np.float32),
+                   env.draft if seat == game.turn else None, env.pre_roll_actions,
+                   env.max_pre_roll_actions, env.max_trade_steps)
+    assert np.array_equal(obs["observation"], fresh)
     ids = np.flatnonzero(obs["action_mask"]).tolist()
     assert ids
     for other in env.agents:
         if other != agent:
             assert not env.observe(other)["action_mask"].any()
+    if env.draft is not None:
+        submit = next(a.id for a in ACTIONS if a.kind == "trade_submit")
+        assert (submit in ids) == (game.trade_error(env.draft.offer()) is None
+                                   and bool(env.draft.give or env.draft.take))
     if env.draft is None:
         legal = set(game.legal_actions())
         mapped = {engine_action(game, i) for i in ids if not ACTIONS[i].kind.startswith("trade")}

@@ -140,6 +140,7 @@ class Game:
         self.log: list[str] = [f"Round 1: seat 0 to play ({n} players)"]
         self.bank_paid = 0  # money the bank has paid out (salary, cards, sales, mortgages)
         self.bank_received = 0  # money paid to the bank (prices, taxes, fines, bids, payoffs)
+        self.version = 0  # counts applied actions, so callers can cache what they derive
 
     # ------------------------------------------------------------------ queries
     @property
@@ -377,6 +378,7 @@ class Game:
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(self._illegal_message(action, reason))
+        self.version += 1
         k = action.kind
         p = self.current_player
         if k == K.ROLL:

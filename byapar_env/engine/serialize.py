@@ -109,6 +109,7 @@ def game_from_dict(data: dict) -> Game:
         game.winners = list(data["winners"])
         game.forced_dice = [tuple(r) for r in data["forced_dice"]]
         game.log = list(data["log"])
+        game.version = 0
     except GameStateError:
         raise
     except (KeyError, TypeError, ValueError, RulesError) as exc:
