@@ -8,7 +8,7 @@ This docstring is the environment's specification.
 | Actions            | Discrete(165), masked                                         |
 | Parallel API       | No                                                            |
 | Agents             | ``player_0`` ... ``player_{n-1}``, n = 2 to 6                  |
-| Observation shape  | (1149,) float32, plus ``action_mask`` (165,) int8             |
+| Observation shape  | (641,) float32, plus ``action_mask`` (165,) int8             |
 
 Byapar is the Nepali property-trading game of the Monopoly family. The rules are those of
 ``byapar_env.engine`` (see ``docs/rules.md``); the engine thinks in seats, this environment maps
@@ -61,7 +61,7 @@ wrappers, under which an illegal action ends the game with -1 for its maker.
 
 Observation
 -----------
-``{"observation": Box(float32, (1149,)), "action_mask": Box(int8, (165,))}``, from the observing
+``{"observation": Box(float32, (641,)), "action_mask": Box(int8, (165,))}``, from the observing
 agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and so on. It
 holds every place (owner slot, buildings, mortgaged, whole group held), every player (present,
 cash, position, in jail and misses, bail cards, net worth, whose turn), the decision under way and

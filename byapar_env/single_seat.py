@@ -5,7 +5,7 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
-- ``observation_space``: the flat observation of the learner's seat (``Box(float32, (1149,))``);
+- ``observation_space``: the flat observation of the learner's seat (``Box(float32, (641,))``);
   ``action_space``: ``Discrete(165)``, the environment's action table. ``action_masks()`` gives
   the learner's mask, as sb3-contrib's ``MaskablePPO`` expects.
 - The other seats are played inside ``step()`` until the learner must decide again or its game

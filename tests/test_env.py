@@ -210,3 +210,13 @@ def test_observation_layout_covers_the_vector() -> None:
     obs = e.observe("player_0")["observation"]
     assert obs[layout["players.present"]].tolist() == [1, 1, 1, 0, 0, 0]
     assert obs[layout["players.cash"]][0] == pytest.approx(1.5)
+
+
+def test_docs_list_every_action_and_slice() -> None:
+    import pathlib
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
+    for a in ACTIONS:
+        assert f"| {a.id} | `{a.kind}` | {a.name} |" in text
+    for name, s in observation_layout().items():
+        assert f"| `{name}` | {s.start} | {s.stop - s.start} |" in text
