@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine import Action, Game, Phase
+from .engine import Action, ActionKind, Game, Phase
 from .engine import actions as A
 from .engine import board as B
 
@@ -93,18 +93,26 @@ BID_PRICE_IDS = tuple(action_id("bid_price", p) for p in BID_PRICE_PERCENTS)
 TRADE_START_IDS = tuple(action_id("trade_start", k) for k in range(1, MAX_SEAT_OFFSET + 1))
 TRADE_MONEY_IDS = {a.arg: a.id for a in ACTIONS if a.kind == "trade_money"}
 
-# Engine action -> id, for the engine's fixed-choice actions that carry a square.
-_ENGINE_TO_ID: dict[Action, int] = {A.ROLL: ROLL_ID, A.PAY_FINE: PAY_FINE_ID,
-                                    A.USE_BAIL_CARD: USE_BAIL_ID, A.DROP_OUT: DROP_OUT_ID,
-                                    A.ACCEPT_TRADE: ACCEPT_ID, A.REJECT_TRADE: REJECT_ID}
-for _s in B.CITIES:
-    _ENGINE_TO_ID[A.build(_s)] = action_id("build", _s)
-    _ENGINE_TO_ID[A.sell_building(_s)] = action_id("sell", _s)
-for _s in B.PLACES:
-    _ENGINE_TO_ID[A.mortgage(_s)] = action_id("mortgage", _s)
-    _ENGINE_TO_ID[A.unmortgage(_s)] = action_id("unmortgage", _s)
-    _ENGINE_TO_ID[A.buy(_s)] = BUY_ID
-    _ENGINE_TO_ID[A.decline(_s)] = DECLINE_ID
+def _engine_to_id_table() -> list[list[int]]:
+    """``table[kind][square + 1]``: the id of the engine's fixed-choice action (square -1 for
+    actions without one). Indexing beats hashing action tuples in the mask's hot path."""
+    table = [[-1] * (B.NUM_SQUARES + 1) for _ in ActionKind]
+    for kind, i in ((ActionKind.ROLL, ROLL_ID), (ActionKind.PAY_FINE, PAY_FINE_ID),
+                    (ActionKind.USE_BAIL_CARD, USE_BAIL_ID), (ActionKind.DROP_OUT, DROP_OUT_ID),
+                    (ActionKind.ACCEPT_TRADE, ACCEPT_ID), (ActionKind.REJECT_TRADE, REJECT_ID)):
+        table[kind][0] = i
+    for s in B.CITIES:
+        table[ActionKind.BUILD][s + 1] = action_id("build", s)
+        table[ActionKind.SELL_BUILDING][s + 1] = action_id("sell", s)
+    for s in B.PLACES:
+        table[ActionKind.MORTGAGE][s + 1] = action_id("mortgage", s)
+        table[ActionKind.UNMORTGAGE][s + 1] = action_id("unmortgage", s)
+        table[ActionKind.BUY][s + 1] = BUY_ID
+        table[ActionKind.DECLINE][s + 1] = DECLINE_ID
+    return table
+
+
+_ENGINE_TO_ID = _engine_to_id_table()
 
 
 def bid_amount(game: Game, action: int) -> int:
@@ -197,7 +205,8 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
         return ids
     if ph == Phase.PRE_ROLL and pre_roll_capped:
         return [ROLL_ID]
-    ids = [_ENGINE_TO_ID[a] for a in game.legal_actions()]
+    table = _ENGINE_TO_ID
+    ids = [table[a[0]][a[1] + 1] for a in game.legal_actions()]
     if ph == Phase.PRE_ROLL and game.can_offer_trade():
         n = game.num_players
         holders = _holders_of_tradeable_places(game)

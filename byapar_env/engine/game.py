@@ -20,6 +20,7 @@ from .rules import Rules
 K = ActionKind
 BANK = -1
 MAX_OFFERS_PER_TURN = 3
+_PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
 
 
 class Phase(IntEnum):
@@ -237,12 +238,14 @@ class Game:
             return acts
         return []
 
-    def _property_actions(self, p: int, pre_roll: bool, acts: list[Action]) -> None:
+    def _property_actions(self, p: int, pre_roll: bool, acts: list[Action],
+                          squares: tuple[int, ...] = B.PLACES) -> None:
+        """Append the builds, sales, mortgages and pay-offs open to ``p`` on ``squares``."""
         owner = self.owner
         blds = self.buildings
         mort = self.mortgaged
         cash = self.cash[p]
-        for sq in B.PLACES:
+        for sq in squares:
             if owner[sq] != p:
                 continue
             if mort[sq]:
@@ -339,6 +342,13 @@ class Game:
             return None
         if k == K.ROLL and ph == Phase.PRE_ROLL and action == A.ROLL:
             return None
+        sq = action.square
+        if (k in _PROPERTY_KINDS and (ph == Phase.PRE_ROLL or ph == Phase.RAISE_CASH)
+                and type(sq) is int and 0 <= sq < B.NUM_SQUARES):
+            # Only this square's actions need listing: the same rule as legal_actions, cheaper.
+            acts: list[Action] = []
+            self._property_actions(self.current_player, ph == Phase.PRE_ROLL, acts, (sq,))
+            return None if action in acts else "it is not among the legal actions"
         if action in self.legal_actions():
             return None
         return "it is not among the legal actions"
