@@ -1,26 +1,26 @@
-"""The interface every computer player implements, and the random player.
+"""The interface every computer player implements, and the two simplest players.
 
-A player is asked for one action id at a time. It gets the acting seat's observation vector and
-action mask (what a learned policy reads) and the engine's game and its seat (what a hand-written
-player reads), so both kinds can sit at one table. A player with its own randomness also has
-``reseed(seed)``, which tables call at each new game so that the same seed gives the same game.
+A player is asked for one action id at a time, for one seat, and gets the raw environment: a
+hand-written player reads the engine's game (``env.game``) and the legal ids
+(``env.legal_action_ids()``); a learned policy reads the seat's observation and mask
+(``env.observe(agent)``), which the environment only computes when asked. Both kinds can sit at
+one table. A player with its own randomness also has ``reseed(seed)``, which tables call at each
+new game so that the same seed gives the same game.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
-
-from .engine import Game
+if TYPE_CHECKING:
+    from .byapar_v0 import raw_env
 
 
 @runtime_checkable
 class Player(Protocol):
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
-            seat: int) -> int:
-        """A legal action id (``action_mask[id] == 1``) for ``seat``."""
+    def act(self, env: raw_env, seat: int) -> int:
+        """A legal action id for ``seat``, the seat that must decide in ``env`` now."""
         ...
 
 
@@ -35,20 +35,17 @@ class RandomPlayer:
     def reseed(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
-            seat: int) -> int:
-        return self.rng.choice(np.flatnonzero(action_mask).tolist())
+    def act(self, env: raw_env, seat: int) -> int:
+        return self.rng.choice(env.legal_action_ids())
 
 
 class PolicyPlayer:
-    """A frozen policy: any function from (observation, action mask) to an action id."""
-
-    name = "policy"
+    """A frozen policy: any function from (observation vector, action mask) to an action id."""
 
     def __init__(self, policy, name: str = "policy") -> None:
         self.policy = policy
         self.name = name
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
-            seat: int) -> int:
-        return int(self.policy(observation, action_mask))
+    def act(self, env: raw_env, seat: int) -> int:
+        obs = env.observe(env.possible_agents[seat])
+        return int(self.policy(obs["observation"], obs["action_mask"]))

@@ -137,9 +137,7 @@ class SingleSeatEnv(gymnasium.Env):
             if agent == self.agent:
                 return reward, False
             seat = env.agent_name_mapping[agent]
-            obs = env.observe(agent)
-            env.step(self._players[seat].act(obs["observation"], obs["action_mask"], env.game,
-                                             seat))
+            env.step(self._players[seat].act(env, seat))
             reward += env.rewards.get(self.agent, 0.0)
 
     # ------------------------------------------------------------------ views
