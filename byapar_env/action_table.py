@@ -15,7 +15,8 @@ from .engine import actions as A
 from .engine import board as B
 
 # Money in a trade: documented amounts, either direction ("pay" = the offerer pays).
-TRADE_AMOUNTS = (100, 200, 500, 1_000, 1_500, 2_000, 3_000, 5_000, 7_500, 10_000)
+TRADE_AMOUNTS = (100, 200, 300, 500, 700, 1_000, 1_200, 1_500, 1_800, 2_000, 2_500, 3_000,
+                 3_500, 4_000, 5_000, 6_000, 8_000, 10_000)
 # Bids: the minimum raise, fixed raises over the highest bid, and shares of the place's price.
 BID_RAISES = (200, 500, 1_000, 2_000)
 BID_PRICE_PERCENTS = (50, 75, 100, 125, 150, 200)

@@ -5,10 +5,10 @@ This docstring is the environment's specification.
 | Import             | ``from byapar_env import byapar_v0``                          |
 |--------------------|---------------------------------------------------------------|
 | Registered as      | ``pettingzoo.make("aec", "byapar/byapar-v0")``                |
-| Actions            | Discrete(165), masked                                         |
+| Actions            | Discrete(181), masked                                         |
 | Parallel API       | No                                                            |
 | Agents             | ``player_0`` ... ``player_{n-1}``, n = 2 to 6                  |
-| Observation shape  | (641,) float32, plus ``action_mask`` (165,) int8             |
+| Observation shape  | (641,) float32, plus ``action_mask`` (181,) int8             |
 
 Byapar is the Nepali property-trading game of the Monopoly family. The rules are those of
 ``byapar_env.engine`` (see ``docs/rules.md``); the engine thinks in seats, this environment maps
@@ -44,8 +44,9 @@ name (``action_to_string(id)``; the full table is in ``docs/env.md``):
   ``sell`` a building, ``mortgage`` and ``unmortgage`` a place (one id per place);
   ``trade_start`` to the player k seats after the actor (k = 1..5);
 - composing a trade offer: ``trade_toggle`` a place (an own place is given, the other player's is
-  asked for), ``trade_money`` (none, or 100 .. 10,000 either way: 100, 200, 500, 1,000, 1,500,
-  2,000, 3,000, 5,000, 7,500, 10,000), ``trade_submit``, ``trade_cancel``;
+  asked for), ``trade_money`` (none, or one of 100, 200, 300, 500, 700, 1,000, 1,200, 1,500,
+  1,800, 2,000, 2,500, 3,000, 3,500, 4,000, 5,000, 6,000, 8,000, 10,000, either way),
+  ``trade_submit``, ``trade_cancel``;
 - on landing on an unowned place: ``buy`` or ``decline``;
 - at an auction: ``drop_out``; ``bid_min`` (the highest bid + 100); ``bid_raise`` by 200, 500,
   1,000 or 2,000 over the highest bid; ``bid_price`` at 50, 75, 100, 125, 150 or 200% of the
@@ -61,7 +62,7 @@ wrappers, under which an illegal action ends the game with -1 for its maker.
 
 Observation
 -----------
-``{"observation": Box(float32, (641,)), "action_mask": Box(int8, (165,))}``, from the observing
+``{"observation": Box(float32, (641,)), "action_mask": Box(int8, (181,))}``, from the observing
 agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and so on. It
 holds every place (owner slot, buildings, mortgaged, whole group held), every player (present,
 cash, position, in jail and misses, bail cards, net worth, whose turn), the decision under way and

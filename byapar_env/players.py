@@ -4,8 +4,8 @@ A player is asked for one action id at a time, for one seat, and gets the raw en
 hand-written player reads the engine's game (``env.game``) and the legal ids
 (``env.legal_action_ids()``); a learned policy reads the seat's observation and mask
 (``env.observe(agent)``), which the environment only computes when asked. Both kinds can sit at
-one table. A player with its own randomness also has ``reseed(seed)``, which tables call at each
-new game so that the same seed gives the same game.
+one table. A player with a memory or randomness of its own also has ``reset(seed)``, which
+tables call at the start of each game so that the same seed gives the same game.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def reseed(self, seed: int) -> None:
+    def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def act(self, env: raw_env, seat: int) -> int:

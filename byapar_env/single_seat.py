@@ -6,7 +6,7 @@
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
 - ``observation_space``: the flat observation of the learner's seat (``Box(float32, (641,))``);
-  ``action_space``: ``Discrete(165)``, the environment's action table. ``action_masks()`` gives
+  ``action_space``: ``Discrete(181)``, the environment's action table. ``action_masks()`` gives
   the learner's mask, as sb3-contrib's ``MaskablePPO`` expects.
 - The other seats are played inside ``step()`` until the learner must decide again or its game
   ends. The learner's reward is the sum of everything credited to its seat since its last action,
@@ -78,8 +78,8 @@ class SingleSeatEnv(gymnasium.Env):
         self.agent = self.env.possible_agents[self.seat]
         others = self._pick_opponents(n - 1)
         for player in others:  # seeded from this view, so the same seed gives the same episode
-            if hasattr(player, "reseed"):
-                player.reseed(self.rng.getrandbits(32))
+            if hasattr(player, "reset"):
+                player.reset(self.rng.getrandbits(32))
         self._players = others[:self.seat] + [None] + others[self.seat:]
         self.env.reset(seed=self.rng.getrandbits(63))
         self._play_others()
