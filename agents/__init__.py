@@ -10,6 +10,7 @@ from pathlib import Path
 
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
+from .base import EnginePlayer
 from .easy import EasyPlayer
 from .medium import MediumPlayer
 
@@ -35,5 +36,5 @@ def make_agent(name: str, seed: int | None = None) -> Player:
         "folder")
 
 
-__all__ = ["AGENT_NAMES", "EasyPlayer", "MediumPlayer", "Player", "PolicyPlayer",
+__all__ = ["AGENT_NAMES", "EasyPlayer", "EnginePlayer", "MediumPlayer", "Player", "PolicyPlayer",
            "RandomPlayer", "UnknownAgentError", "make_agent"]

@@ -8,68 +8,49 @@ then selling buildings.
 
 from __future__ import annotations
 
-from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import Phase
+from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
-from .tactics import (
-    ACCEPT_ID,
-    BID_MIN_ID,
-    BUILD,
-    BUY_ID,
-    DECLINE_ID,
-    DROP_OUT_ID,
-    MORTGAGE,
-    PAY_FINE_ID,
-    PRICE,
-    REJECT_ID,
-    ROLL_ID,
-    SELL,
-    USE_BAIL_ID,
-    list_value,
-)
+from .base import EnginePlayer
+from .tactics import HOUSE_COST, PRICE, list_value
 
 RESERVE = 500
+K = ActionKind
 
 
-class EasyPlayer:
+class EasyPlayer(EnginePlayer):
     name = "easy"
 
-    def act(self, env: raw_env, seat: int) -> int:
-        game = env.game
-        legal = env.legal_action_ids()
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         ph = game.phase
         cash = game.cash[seat]
-        if env.draft is not None:  # never composes trades; a stray draft is cancelled
-            return legal[0]
         if ph == Phase.PRE_ROLL:
             if game.in_jail[seat]:
-                if USE_BAIL_ID in legal:
-                    return USE_BAIL_ID
-                if PAY_FINE_ID in legal:
-                    return PAY_FINE_ID
-            for sq in B.CITIES:
-                i = BUILD[sq]
-                if i in legal and cash - B.SQUARES[sq].house_cost >= RESERVE:
-                    return i
-            return ROLL_ID
+                if A.USE_BAIL_CARD in legal:
+                    return A.USE_BAIL_CARD
+                if A.PAY_FINE in legal:
+                    return A.PAY_FINE
+            for a in legal:
+                if a.kind == K.BUILD and cash - HOUSE_COST[a.square] >= RESERVE:
+                    return a
+            return A.ROLL
         if ph == Phase.BUY:
-            price = PRICE[game.pending_square]
-            return BUY_ID if cash - price >= RESERVE else DECLINE_ID
+            sq = game.pending_square
+            return A.buy(sq) if cash - PRICE[sq] >= RESERVE else A.decline(sq)
         if ph == Phase.AUCTION:
             a = game.auction
-            limit = min(PRICE[a.square], cash - RESERVE)
-            return BID_MIN_ID if a.high + B.BID_STEP <= limit else DROP_OUT_ID
+            bid = a.high + B.BID_STEP
+            if bid <= min(PRICE[a.square], cash - RESERVE):
+                return A.bid(a.square, bid)
+            return A.DROP_OUT
         if ph == Phase.TRADE_ANSWER:
-            offerer, offer = game.offer
+            _, offer = game.offer
             value_in = list_value(game, offer.give) + offer.amount
             value_out = list_value(game, offer.take)
-            return ACCEPT_ID if value_in > value_out else REJECT_ID
-        # Raising cash: the cheapest mortgage first, then any building sale.
-        mortgages = [sq for sq in B.PLACES if MORTGAGE[sq] in legal]
+            return A.ACCEPT_TRADE if value_in > value_out else A.REJECT_TRADE
+        # Raising cash: the cheapest mortgage first, then the first building sale.
+        mortgages = [a for a in legal if a.kind == K.MORTGAGE]
         if mortgages:
-            return MORTGAGE[min(mortgages, key=PRICE.__getitem__)]
-        for sq in B.CITIES:
-            if sq in SELL and SELL[sq] in legal:
-                return SELL[sq]
+            return min(mortgages, key=lambda a: PRICE[a.square])
         return legal[0]

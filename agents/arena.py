@@ -1,0 +1,332 @@
+"""The arena: computer players against each other, with honest statistics.
+
+    byapar arena --players medium,easy,easy,random --games 2000 --seed 0 --workers 2
+
+Seats rotate from game to game (game ``g`` seats the lineup shifted by ``g mod n``), and every
+game's seed is derived from ``--seed`` and the game's number alone, so results are the same for
+any number of workers. Win rates count a shared win as its share and carry a 95% Wilson interval;
+an OpenSkill (Plackett-Luce) rating per player kind is fitted over the games in order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+
+from byapar_env.action_table import legal_ids
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine import ActionKind, Game, Phase, Rules, actions
+
+from . import make_agent
+from .base import EnginePlayer, offer_steps
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+PRE_ROLL_CAP = raw_env().max_pre_roll_actions  # the environment's default cap, kept alike
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    players: tuple[str, ...] = ("medium", "easy", "random", "random")
+    games: int = 400
+    seed: int = 0
+    workers: int = 1
+    rounds: int | None = 40
+    starting_cash: int = 15_000
+    auctions: bool = True
+
+    def rules(self) -> Rules:
+        return Rules(num_players=len(self.players), rounds=self.rounds,
+                     starting_cash=self.starting_cash, auctions=self.auctions)
+
+
+@dataclass
+class GameResult:
+    index: int
+    kinds: list[str]  # by seat
+    shares: list[float]  # each seat's share of the win
+    net_worth: list[int]
+    ranks: list[float]  # 1 is best; ties share the average rank
+    bankrupt: list[bool]
+    rounds: int
+    decisions: int
+    turns: int
+    ended_by_bankruptcy: bool
+
+
+class ArenaError(ValueError):
+    """Bad arena input, found before any game is played."""
+
+
+def validate(config: ArenaConfig) -> None:
+    n = len(config.players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
+                         f"{', '.join(config.players) or 'none'}")
+    if config.games < 1:
+        raise ArenaError(f"--games must be at least 1, got {config.games}")
+    if config.workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {config.workers}")
+    try:
+        config.rules()
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from exc
+    for name in dict.fromkeys(config.players):
+        try:
+            make_agent(name)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from exc
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index``: from the run's seed and the game's number alone."""
+    return random.Random(seed * 1_000_003 + index).getrandbits(63)
+
+
+def _ranks(worth: list[int]) -> list[float]:
+    ranks = []
+    for w in worth:
+        better = sum(1 for x in worth if x > w)
+        equal = sum(1 for x in worth if x == w)
+        ranks.append(better + (equal + 1) / 2)
+    return ranks
+
+
+def play_game(config: ArenaConfig, index: int) -> GameResult:
+    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
+    n = len(config.players)
+    shift = index % n
+    kinds = [config.players[(s + shift) % n] for s in range(n)]
+    seed = game_seed(config.seed, index)
+    players = [make_agent(k, seed=seed + s) for s, k in enumerate(kinds)]
+    for s, player in enumerate(players):
+        if hasattr(player, "reset"):
+            player.reset(seed + s)
+    if all(isinstance(p, EnginePlayer) for p in players):
+        return _play_on_engine(config, index, kinds, players, seed)
+    env = raw_env(num_players=n, rounds=config.rounds, starting_cash=config.starting_cash,
+                  auctions=config.auctions)
+    env.reset(seed=seed)
+    game = env.game
+    names = env.agent_name_mapping
+    terminations, truncations = env.terminations, env.truncations
+    decisions = 0
+    while env.agents:
+        agent = env.agent_selection
+        if terminations[agent] or truncations[agent]:
+            env.step(None)
+            continue
+        seat = names[agent]
+        env.step(players[seat].act(env, seat))
+        decisions += 1
+    return _result(index, kinds, game, decisions)
+
+
+def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],
+                    players: list[EnginePlayer], seed: int) -> GameResult:
+    """A table of hand-written players, played on the engine without the environment: the same
+    game as through it (the same seed, the same choices), several times faster."""
+    game = Game(config.rules(), seed=seed)
+    decisions = 0
+    pre_roll = 0
+    turn = game.turn_count
+    while not game.is_over:
+        seat = game.current_player
+        if game.turn_count != turn:
+            turn, pre_roll = game.turn_count, 0
+        if game.phase == Phase.PRE_ROLL:
+            pre_roll += 1
+            if pre_roll > PRE_ROLL_CAP:
+                game.apply(actions.ROLL)  # the environment's cap: only rolling is left
+                continue
+        legal = game.legal_actions()
+        if len(legal) == 1 and (game.phase != Phase.PRE_ROLL
+                                or len(legal_ids(game, None, 1, False)) == 1):
+            game.apply(legal[0])  # one choice (no trade either): the environment plays it
+            continue
+        action = players[seat].choose(game, seat, legal)
+        if action.kind == ActionKind.OFFER_TRADE:
+            # The environment composes an offer in several pre-roll steps and drops the draft
+            # at the cap; count the steps alike so both ways play the same game.
+            steps = len(offer_steps(seat, game.num_players, action))
+            if pre_roll - 1 + steps > PRE_ROLL_CAP:
+                decisions += PRE_ROLL_CAP - (pre_roll - 1)  # the steps taken before the drop
+                pre_roll = PRE_ROLL_CAP
+                game.apply(actions.ROLL)
+                continue
+            pre_roll += steps - 1
+            decisions += steps - 1
+        game.apply(action)
+        decisions += 1
+    return _result(index, kinds, game, decisions)
+
+
+def _result(index: int, kinds: list[str], game: Game, decisions: int) -> GameResult:
+    n = game.num_players
+    worth = [game.net_worth(s) for s in range(n)]
+    winners = game.winners
+    shares = [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+    return GameResult(index, kinds, shares, worth, _ranks(worth), list(game.bankrupt),
+                      game.round, decisions, game.turn_count, len(game.active_seats()) == 1)
+
+
+def _play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
+    config, start, stop = args
+    return [play_game(config, i) for i in range(start, stop)]
+
+
+def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None = None
+              ) -> list[GameResult]:
+    """Every game of the run, in game order, on ``config.workers`` processes."""
+    chunk = max(1, min(50, config.games // (config.workers * 4) or 1))
+    ranges = [(config, i, min(i + chunk, config.games)) for i in range(0, config.games, chunk)]
+    results: list[GameResult] = []
+    if config.workers == 1:
+        for r in ranges:
+            results += _play_range(r)
+            if progress:
+                progress(len(results), config.games)
+    else:
+        with get_context("spawn").Pool(config.workers) as pool:
+            for part in pool.imap(_play_range, ranges):
+                results += part
+                if progress:
+                    progress(len(results), config.games)
+    return results
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class KindStats:
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    ci95: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    mean_net_worth: float = 0.0
+    mean_rank: float = 0.0
+    bankruptcies: int = 0
+    rating_mu: float = 0.0
+    rating_sigma: float = 0.0
+    rating: float = 0.0  # the conservative ordinal, mu - 3 sigma
+
+
+def _fit_ratings(results: Sequence[GameResult], kinds: list[str]) -> dict[str, tuple[float, float]]:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {k: model.rating(name=k) for k in kinds}
+    for r in results:
+        teams = [[model.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in r.kinds]
+        new = model.rate(teams, ranks=r.ranks)
+        for k in set(r.kinds):
+            seats = [s for s, x in enumerate(r.kinds) if x == k]
+            mu = statistics.fmean(new[s][0].mu for s in seats)
+            sigma = statistics.fmean(new[s][0].sigma for s in seats)
+            ratings[k] = model.rating(mu=mu, sigma=sigma)
+    return {k: (v.mu, v.sigma) for k, v in ratings.items()}
+
+
+def summarise(config: ArenaConfig, results: Sequence[GameResult], elapsed: float) -> dict:
+    kinds = list(dict.fromkeys(config.players))
+    stats = {k: KindStats() for k in kinds}
+    worth: dict[str, list[int]] = {k: [] for k in kinds}
+    ranks: dict[str, list[float]] = {k: [] for k in kinds}
+    for r in results:
+        for s, k in enumerate(r.kinds):
+            st = stats[k]
+            st.games += 1
+            st.wins += r.shares[s]
+            st.bankruptcies += r.bankrupt[s]
+            worth[k].append(r.net_worth[s])
+            ranks[k].append(r.ranks[s])
+    ratings = _fit_ratings(results, kinds)
+    for k, st in stats.items():
+        st.win_rate = st.wins / st.games
+        st.ci95 = list(wilson(st.wins, st.games))
+        st.mean_net_worth = statistics.fmean(worth[k])
+        st.mean_rank = statistics.fmean(ranks[k])
+        st.rating_mu, st.rating_sigma = ratings[k]
+        st.rating = st.rating_mu - 3 * st.rating_sigma
+    games = len(results)
+    return {
+        "config": {**asdict(config), "players": list(config.players)},
+        "players": {k: asdict(st) for k, st in stats.items()},
+        "run": {
+            "games": games,
+            "mean_rounds": statistics.fmean(r.rounds for r in results),
+            "ended_by_bankruptcy": sum(r.ended_by_bankruptcy for r in results) / games,
+            "ended_by_round_limit": sum(not r.ended_by_bankruptcy for r in results) / games,
+            "decisions_per_game": statistics.fmean(r.decisions for r in results),
+            "games_per_s": games / elapsed,
+            "turns_per_s": sum(r.turns for r in results) / elapsed,
+            "seconds": elapsed,
+        },
+    }
+
+
+def run_arena(config: ArenaConfig, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Validate, play every game, and summarise."""
+    validate(config)
+    start = time.perf_counter()
+    results = run_games(config, progress)
+    return summarise(config, results, time.perf_counter() - start)
+
+
+def format_table(summary: dict) -> str:
+    cfg = summary["config"]
+    rounds = "until one is left" if cfg["rounds"] is None else f"{cfg['rounds']} rounds"
+    lines = [
+        f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
+        f"{rounds}, starting cash {cfg['starting_cash']:,}, "
+        f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}",
+        "",
+        f"{'player':<10}{'games':>7}{'wins':>9}{'win rate':>10}{'95% CI':>17}"
+        f"{'net worth':>11}{'rank':>6}{'bankrupt':>10}{'rating':>8}",
+    ]
+    for k, st in summary["players"].items():
+        lo, hi = st["ci95"]
+        lines.append(
+            f"{k:<10}{st['games']:>7}{st['wins']:>9.1f}{st['win_rate']:>10.1%}"
+            f"{f'{lo:.1%} - {hi:.1%}':>17}{st['mean_net_worth']:>11,.0f}{st['mean_rank']:>6.2f}"
+            f"{st['bankruptcies']:>10}{st['rating']:>8.1f}")
+    run = summary["run"]
+    lines += [
+        "",
+        f"mean rounds {run['mean_rounds']:.1f}; "
+        f"ended by bankruptcy {run['ended_by_bankruptcy']:.1%}, "
+        f"by the round limit {run['ended_by_round_limit']:.1%}; "
+        f"{run['decisions_per_game']:.0f} decisions a game",
+        f"{run['games_per_s']:.1f} games/s, {run['turns_per_s']:,.0f} turns/s "
+        f"({run['seconds']:.1f} s)",
+        "rating: OpenSkill Plackett-Luce, mu - 3 sigma, fitted over the games in order",
+    ]
+    return "\n".join(lines)
+
+
+def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
+    width = 30
+    filled = width * done // total
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))

@@ -1,0 +1,93 @@
+"""Hand-written players think in engine actions; this adapter seats them in the environment.
+
+An ``EnginePlayer`` answers ``choose(game, seat, legal)`` with an engine ``Action``: one of
+``legal`` or a trade offer that ``game.is_legal`` accepts. Its ``act(env, seat)`` (the
+``byapar_env.players.Player`` interface) turns that choice into the environment's action ids: a
+trade offer becomes the composition steps (start, toggle each place, money, submit), a bid the
+bid id of that amount. The arena plays tables of engine players on the engine directly, which is
+several times faster; the same seed gives the same game either way.
+"""
+
+from __future__ import annotations
+
+from byapar_env.action_table import (
+    ACTIONS,
+    BID_MIN_ID,
+    BID_PRICE_IDS,
+    BID_RAISE_IDS,
+    CANCEL_ID,
+    ROLL_ID,
+    SUBMIT_ID,
+    TRADE_MONEY_IDS,
+    TRADE_START_IDS,
+    bid_amount,
+)
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine import Action, ActionKind, Game
+
+_TOGGLE = {a.arg: a.id for a in ACTIONS if a.kind == "trade_toggle"}
+_BY_ENGINE = {(a.kind, a.arg): a.id for a in ACTIONS}
+_KIND_NAME = {ActionKind.ROLL: "roll", ActionKind.PAY_FINE: "pay_fine",
+              ActionKind.USE_BAIL_CARD: "use_bail_card", ActionKind.BUILD: "build",
+              ActionKind.SELL_BUILDING: "sell", ActionKind.MORTGAGE: "mortgage",
+              ActionKind.UNMORTGAGE: "unmortgage", ActionKind.BUY: "buy",
+              ActionKind.DECLINE: "decline", ActionKind.DROP_OUT: "drop_out",
+              ActionKind.ACCEPT_TRADE: "accept", ActionKind.REJECT_TRADE: "reject"}
+_WITH_SQUARE = (ActionKind.BUILD, ActionKind.SELL_BUILDING, ActionKind.MORTGAGE,
+                ActionKind.UNMORTGAGE)
+
+
+def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
+    """The environment's composition steps for an engine trade offer."""
+    steps = [TRADE_START_IDS[(offer.target - seat) % num_players - 1]]
+    steps += [_TOGGLE[s] for s in offer.give + offer.take]
+    if offer.amount:
+        steps.append(TRADE_MONEY_IDS[offer.amount])
+    steps.append(SUBMIT_ID)
+    return steps
+
+
+class EnginePlayer:
+    """Base of the hand-written players. Subclasses implement ``choose``."""
+
+    name = "engine"
+
+    def __init__(self) -> None:
+        self._steps: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        """Called at the start of each game."""
+        self._steps = []
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the environment's side
+    def act(self, env: raw_env, seat: int) -> int:
+        legal_ids = env.legal_action_ids()
+        if env.draft is not None:
+            step = self._steps.pop(0) if self._steps else CANCEL_ID
+            if step not in legal_ids:
+                self._steps = []
+                step = CANCEL_ID
+            return step
+        game = env.game
+        action = self.choose(game, seat, game.legal_actions())
+        i = self.to_id(env, seat, action)
+        return i if i in legal_ids else (ROLL_ID if ROLL_ID in legal_ids else legal_ids[0])
+
+    def to_id(self, env: raw_env, seat: int, action: Action) -> int:
+        """The id (or the first composition step) that carries out an engine action."""
+        k = action.kind
+        if k == ActionKind.OFFER_TRADE:
+            if action.amount and action.amount not in TRADE_MONEY_IDS:
+                return ROLL_ID  # not expressible on the environment's money steps
+            self._steps = offer_steps(seat, env.game.num_players, action)
+            return self._steps.pop(0)
+        if k == ActionKind.BID:
+            for i in (BID_MIN_ID, *BID_RAISE_IDS, *BID_PRICE_IDS):
+                if bid_amount(env.game, i) == action.amount:
+                    return i
+            return BID_MIN_ID
+        arg = action.square if k in _WITH_SQUARE else 0
+        return _BY_ENGINE[(_KIND_NAME[k], arg)]

@@ -1,0 +1,1 @@
+"""Training and the command line: self-play, export, and the ``byapar`` command."""

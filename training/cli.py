@@ -1,0 +1,88 @@
+"""The ``byapar`` command: one entry point, a subcommand per job.
+
+    byapar arena [options]      computer players against each other (the main job)
+    byapar simulate [options]   seeded games of random legal play
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def arena_main(argv: list[str]) -> int:
+    from agents.arena import (
+        ArenaConfig,
+        ArenaError,
+        default_workers,
+        format_table,
+        progress_bar,
+        run_arena,
+    )
+
+    ap = argparse.ArgumentParser(prog="byapar arena",
+                                 description="Computer players against each other.")
+    ap.add_argument("--players", default="medium,easy,random,random",
+                    help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
+                         "medium, or a checkpoint folder (default: %(default)s)")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=default_workers())
+    length = ap.add_mutually_exclusive_group()
+    length.add_argument("--rounds", type=int, default=40)
+    length.add_argument("--until-one-left", action="store_true")
+    ap.add_argument("--starting-cash", type=int, default=15_000)
+    ap.add_argument("--no-auctions", action="store_true")
+    ap.add_argument("--json", metavar="PATH", help="write every figure as JSON")
+    ap.add_argument("--plot", metavar="PATH", help="save a bar chart of the win rates")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    config = ArenaConfig(
+        players=tuple(p.strip() for p in args.players.split(",") if p.strip()),
+        games=args.games, seed=args.seed, workers=args.workers,
+        rounds=None if args.until_one_left else args.rounds,
+        starting_cash=args.starting_cash, auctions=not args.no_auctions)
+    try:
+        summary = run_arena(config, None if args.quiet else progress_bar)
+    except ArenaError as exc:
+        print(f"byapar arena: {exc}", file=sys.stderr)
+        return 2
+    print(format_table(summary))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=2)
+    if args.plot:
+        from agents.arena_plot import plot_win_rates
+
+        plot_win_rates(summary, args.plot)
+    return 0
+
+
+COMMANDS = {
+    "arena": ("computer players against each other (the main job)", arena_main),
+    "simulate": ("seeded games of random legal play", None),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: byapar COMMAND [options]\n\ncommands:")
+        for name, (text, _) in COMMANDS.items():
+            print(f"  {name:<10} {text}")
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "simulate":
+        from byapar_env.simulate import main as simulate_main
+
+        return simulate_main(rest)
+    if command in COMMANDS:
+        return COMMANDS[command][1](rest)
+    print(f"byapar: unknown command {command!r}; commands: {', '.join(COMMANDS)}",
+          file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
