@@ -36,7 +36,7 @@ from .tactics import (
 K = ActionKind
 BASE_RESERVE = 1_000
 # Offers for a missing place, as multiples of its price, raised after each refusal.
-OFFER_MULTIPLES = (1.05, 1.4, 2.0)
+OFFER_MULTIPLES = (1.05, 1.6)
 RETRY_ROUNDS = 3
 LATE_ROUND_SHARE = 0.5  # past this share of the game, a dangerous board keeps it in jail
 DANGEROUS_HOUSES = 8

@@ -22,6 +22,25 @@ def random_offer(game: Game, rng: random.Random):
     return actions.offer_trade(t, mine, theirs, amount)
 
 
+def every_fixed_action(game: Game) -> list:
+    """Every non-trade action with every square, plus bids around the legal range."""
+    out = [actions.ROLL, actions.PAY_FINE, actions.USE_BAIL_CARD, actions.DROP_OUT,
+           actions.ACCEPT_TRADE, actions.REJECT_TRADE]
+    for sq in range(B.NUM_SQUARES):
+        out += [actions.build(sq), actions.sell_building(sq), actions.mortgage(sq),
+                actions.unmortgage(sq), actions.buy(sq), actions.decline(sq)]
+    if game.auction is not None:
+        low = game.auction.high + 100
+        out += [actions.bid(game.auction.square, a) for a in (low - 100, low, low + 50, low + 100)]
+    return out
+
+
+def check_is_legal_matches_the_list(game: Game) -> None:
+    legal = set(game.legal_actions())
+    for a in every_fixed_action(game):
+        assert game.is_legal(a) == (a in legal), f"is_legal disagrees on {a}"
+
+
 def play_random(game: Game, rng: random.Random, check=None, trade_rate: float = 0.05) -> int:
     """Play to the end with random legal choices (and some random trade offers)."""
     steps = 0
@@ -102,6 +121,14 @@ def test_random_games_keep_every_invariant(rules: Rules) -> None:
         play_random(game, random.Random(seed), check_invariants, trade_rate=0.2)
         if rules.rounds is not None and game.winners != game.active_seats():
             assert game.round == rules.rounds
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_is_legal_agrees_with_legal_actions(players: int) -> None:
+    """The quick legality checks in apply say exactly what legal_actions lists."""
+    for seed in range(4):
+        game = Game(Rules(num_players=players), seed=seed)
+        play_random(game, random.Random(seed), check_is_legal_matches_the_list, trade_rate=0.1)
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -340,8 +340,19 @@ class Game:
             if amt > self.cash[self.current_player]:
                 return f"a bid may not exceed the bidder's cash, {self.cash[self.current_player]:,}"
             return None
-        if k == K.ROLL and ph == Phase.PRE_ROLL and action == A.ROLL:
+        if action.give or action.take or action.target != -1 or (
+                k != K.BID and action.amount != 0):
+            return "it is not among the legal actions"  # stray fields on a fixed action
+        if k == K.ROLL and ph == Phase.PRE_ROLL and action.square == -1:
             return None
+        # Cheap checks for the fixed choices, the same rules as legal_actions.
+        if k == K.BUY or k == K.DECLINE:
+            ok = ph == Phase.BUY and action.square == self.pending_square
+            return None if ok else "it is not among the legal actions"
+        if k == K.ACCEPT_TRADE or k == K.REJECT_TRADE or k == K.DROP_OUT:
+            ok = action.square == -1 and ph == (Phase.AUCTION if k == K.DROP_OUT
+                                                else Phase.TRADE_ANSWER)
+            return None if ok else "it is not among the legal actions"
         sq = action.square
         if (k in _PROPERTY_KINDS and (ph == Phase.PRE_ROLL or ph == Phase.RAISE_CASH)
                 and type(sq) is int and 0 <= sq < B.NUM_SQUARES):
