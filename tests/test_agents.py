@@ -1,0 +1,122 @@
+"""The computer players: complete legal games at every table, and each level's habits."""
+
+from __future__ import annotations
+
+import pytest
+from scenario import give, new_game, sq
+
+from agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
+from agents.arena import ArenaConfig, play_game
+from byapar_env.engine import Phase
+from byapar_env.engine import actions as A
+
+OPTIONS = [dict(rounds=40, auctions=True), dict(rounds=None, auctions=False),
+           dict(rounds=20, starting_cash=10_000, auctions=True)]
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("options", OPTIONS, ids=["default", "until-one-left-bank", "short"])
+def test_every_level_finishes_legal_games_at_every_table(players: int, options: dict) -> None:
+    """Mixed tables run through the environment (random is there), so every action is checked
+    against the mask; tables of hand-written players run on the engine."""
+    lineup = tuple((["medium", "easy", "random"] * 2)[:players])
+    for index in range(2):
+        result = play_game(ArenaConfig(players=lineup, **options), index)
+        assert abs(sum(result.shares) - 1.0) < 1e-9
+        assert result.rounds <= (options["rounds"] or 100)
+    engine_only = tuple((["medium", "easy"] * 3)[:players])
+    result = play_game(ArenaConfig(players=engine_only, **options), 0)
+    assert abs(sum(result.shares) - 1.0) < 1e-9
+
+
+def test_make_agent_by_name_and_errors() -> None:
+    assert set(AGENT_NAMES) == {"random", "easy", "medium"}
+    assert isinstance(make_agent("easy"), EasyPlayer)
+    assert isinstance(make_agent("medium"), MediumPlayer)
+    with pytest.raises(UnknownAgentError, match="unknown player 'grandmaster'"):
+        make_agent("grandmaster")
+
+
+def decide(player, game):
+    return player.choose(game, game.current_player, game.legal_actions())
+
+
+def landed_on(name: str, cash: int, players: int = 2):
+    """Seat 0 stands on an unowned place ``name`` with ``cash``, deciding whether to buy."""
+    game = new_game(players)
+    game.cash[0] = cash
+    game.position[0] = (sq(name) - 7) % 36
+    game.force_dice((3, 4))
+    game.apply(A.ROLL)
+    assert game.phase == Phase.BUY
+    return game
+
+
+def test_easy_buys_keeping_a_small_reserve() -> None:
+    assert decide(EasyPlayer(), landed_on("Pokhara", 3_300)) == A.buy(sq("Pokhara"))
+    assert decide(EasyPlayer(), landed_on("Pokhara", 3_200)) == A.decline(sq("Pokhara"))
+
+
+def test_easy_bids_at_most_the_price() -> None:
+    game = landed_on("Jumla", 15_000)
+    game.apply(A.decline(sq("Jumla")))
+    assert game.phase == Phase.AUCTION and game.current_player == 1
+    game.auction.high = 400
+    assert decide(EasyPlayer(), game) == A.bid(sq("Jumla"), 500)
+    game.auction.high = 600
+    assert decide(EasyPlayer(), game) == A.DROP_OUT
+
+
+def test_easy_answers_trades_by_list_value_and_never_offers() -> None:
+    game = new_game(2)
+    give(game, 1, "Surkhet")
+    offer = A.offer_trade(1, [], [sq("Surkhet")], 700)
+    game.apply(offer)
+    assert decide(EasyPlayer(), game) == A.ACCEPT_TRADE  # 700 for a place listed at 600
+    game.apply(A.REJECT_TRADE)
+    game.apply(A.offer_trade(1, [], [sq("Surkhet")], 500))
+    assert decide(EasyPlayer(), game) == A.REJECT_TRADE
+    game.apply(A.REJECT_TRADE)
+    give(game, 0, "Jumla")
+    assert decide(EasyPlayer(), game) == A.ROLL  # no offers of its own
+
+
+def test_easy_pays_to_leave_jail_at_once() -> None:
+    game = new_game(2)
+    game.in_jail[0] = True
+    game.position[0] = 9
+    assert decide(EasyPlayer(), game) == A.PAY_FINE
+
+
+def test_medium_offers_for_the_last_place_of_its_group() -> None:
+    game = new_game(2)
+    give(game, 0, "Mahendranagar", "Dhangadhi")
+    give(game, 1, "Dadeldhura")
+    action = decide(MediumPlayer(), game)
+    assert action.kind == A.ActionKind.OFFER_TRADE
+    assert action.target == 1 and action.take == (sq("Dadeldhura"),)
+    assert action.amount >= 1_200  # at least the list price: an easy player accepts
+
+
+def test_medium_refuses_to_finish_a_rivals_group_cheaply() -> None:
+    game = new_game(2)
+    give(game, 0, "Mahendranagar", "Dhangadhi")
+    give(game, 1, "Dadeldhura")
+    game.apply(A.offer_trade(1, [], [sq("Dadeldhura")], 2_000))
+    medium = MediumPlayer()
+    assert decide(medium, game) == A.REJECT_TRADE
+    game.apply(A.REJECT_TRADE)
+    game.apply(A.offer_trade(1, [], [sq("Dadeldhura")], 8_000))
+    assert decide(medium, game) == A.ACCEPT_TRADE
+
+
+def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
+    game = new_game(2)
+    give(game, 0, "Kathmandu", "Jumla", "Bus park")
+    game.cash[0] = 100
+    game.owner[sq("Pokhara")] = 1
+    game.position[0] = (sq("Pokhara") - 5) % 36
+    game.force_dice((2, 3))
+    game.apply(A.ROLL)
+    assert game.phase == Phase.RAISE_CASH
+    assert decide(MediumPlayer(), game) == A.mortgage(sq("Jumla"))
