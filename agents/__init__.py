@@ -12,9 +12,11 @@ from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
 from .easy import EasyPlayer
+from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
+from .network import CheckpointError, NumpyPolicy, load_checkpoint
 
-AGENT_NAMES = ("random", "easy", "medium")
+AGENT_NAMES = ("random", "easy", "medium", "hard")
 
 
 class UnknownAgentError(ValueError):
@@ -22,19 +24,24 @@ class UnknownAgentError(ValueError):
 
 
 def make_agent(name: str, seed: int | None = None) -> Player:
-    """A fresh player by level name (random, easy, medium) or from a checkpoint folder."""
+    """A fresh player by level name (random, easy, medium, hard) or from a checkpoint folder.
+
+    A checkpoint that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "easy":
         return EasyPlayer()
     if name == "medium":
         return MediumPlayer()
+    if name == "hard":
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if Path(name).is_dir():
-        raise UnknownAgentError(f"{name!r} is a folder, but loading checkpoints is not built yet")
+        return LearnedPlayer(name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)} or a checkpoint "
         "folder")
 
 
-__all__ = ["AGENT_NAMES", "EasyPlayer", "EnginePlayer", "MediumPlayer", "Player", "PolicyPlayer",
+__all__ = ["AGENT_NAMES", "CheckpointError", "EasyPlayer", "EnginePlayer", "LearnedPlayer",
+           "NumpyPolicy", "load_checkpoint", "MediumPlayer", "Player", "PolicyPlayer",
            "RandomPlayer", "UnknownAgentError", "make_agent"]

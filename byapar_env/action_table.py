@@ -63,6 +63,18 @@ NUM_ACTIONS = len(ACTIONS)
 _ID = {(s.kind, s.arg): s.id for s in ACTIONS}
 
 
+ACTION_VERSION = 1
+
+
+def action_table_hash() -> str:
+    """A short hash of every id's kind, argument and name: checkpoints name the table they
+    were trained on, and a policy is refused on another."""
+    import hashlib
+
+    text = "\n".join(f"{a.id}:{a.kind}:{a.arg}:{a.name}" for a in ACTIONS)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def action_id(kind: str, arg: int = 0) -> int:
     """The id of an action by kind and argument, e.g. ``action_id("build", 26)``."""
     try:

@@ -16,7 +16,9 @@
 - An illegal action (SB3's ``check_env`` samples without the mask) does not crash: it is replaced
   by a uniformly random legal action from the view's seeded generator, ``info["illegal_action"]``
   is True, and ``illegal_penalty`` (0 by default) is added to the reward.
-- ``num_players`` may be a sequence: each episode draws its table size from it. ``opponents`` is
+- ``num_players`` may be a sequence: each episode draws its table size from it, and
+  ``tables`` a list of table options (e.g. ``[{"rounds": 40}, {"auctions": False}]``) to draw
+  from as well. ``opponents`` is
   one player for every other seat, a list of players (cycled), or a function
   ``(rng, count) -> list of players`` called at each reset (for opponent pools). Players follow
   ``byapar_env.players.Player``.
@@ -44,13 +46,18 @@ class SingleSeatEnv(gymnasium.Env):
 
     def __init__(self, num_players: int | Sequence[int] = 4, opponents: Opponents | None = None,
                  seat: int | None = None, illegal_penalty: float = 0.0,
-                 render_mode: str | None = None, **env_kwargs) -> None:
+                 render_mode: str | None = None, tables: Sequence[dict] | None = None,
+                 **env_kwargs) -> None:
         sizes = [num_players] if isinstance(num_players, int) else list(num_players)
         if not sizes:
             raise ValueError("num_players must be a table size from 2 to 6 or a sequence of them")
-        # Build one raw environment per table size up front: this also validates the options.
-        self._envs = {n: raw_env(num_players=n, render_mode=render_mode, **env_kwargs)
-                      for n in sizes}
+        # ``tables``: table options (rounds, starting_cash, auctions...) to draw one of per
+        # episode, on top of ``env_kwargs``. One raw environment per (size, table) is built up
+        # front: this also validates every option.
+        self.tables = [dict(t) for t in tables] if tables else [{}]
+        self._envs = {(n, i): raw_env(num_players=n, render_mode=render_mode,
+                                      **{**env_kwargs, **t})
+                      for n in sizes for i, t in enumerate(self.tables)}
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < min(sizes)):
             raise ValueError(f"seat must be None (random) or a seat from 0 to {min(sizes) - 1}, "
                              f"got {seat!r}")
@@ -62,7 +69,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.rng = random.Random()
-        self.env: raw_env = self._envs[sizes[0]]
+        self.env: raw_env = self._envs[(sizes[0], 0)]
         self.seat = 0
         self.agent = "player_0"
         self._players: list[Player | None] = []
@@ -73,7 +80,7 @@ class SingleSeatEnv(gymnasium.Env):
         if seed is not None:
             self.rng = random.Random(seed)
         n = self.rng.choice(self.sizes)
-        self.env = self._envs[n]
+        self.env = self._envs[(n, self.rng.randrange(len(self.tables)))]
         self.seat = self.fixed_seat if self.fixed_seat is not None else self.rng.randrange(n)
         self.agent = self.env.possible_agents[self.seat]
         others = self._pick_opponents(n - 1)

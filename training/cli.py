@@ -1,6 +1,8 @@
 """The ``byapar`` command: one entry point, a subcommand per job.
 
     byapar arena [options]      computer players against each other (the main job)
+    byapar train [options]      self-play training of the hard player
+    byapar export RUN --name hard   a training run as a shipped checkpoint
     byapar simulate [options]   seeded games of random legal play
 """
 
@@ -59,8 +61,22 @@ def arena_main(argv: list[str]) -> int:
     return 0
 
 
+def train_main(argv: list[str]) -> int:
+    from .selfplay import main as selfplay_main
+
+    return selfplay_main(argv)
+
+
+def export_main(argv: list[str]) -> int:
+    from .export import main as export_main_
+
+    return export_main_(argv)
+
+
 COMMANDS = {
     "arena": ("computer players against each other (the main job)", arena_main),
+    "train": ("self-play training of the hard player (needs the train extra)", train_main),
+    "export": ("export a training run as a shipped checkpoint", export_main),
     "simulate": ("seeded games of random legal play", None),
 }
 

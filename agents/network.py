@@ -1,0 +1,117 @@
+"""The policy network as numpy alone: a shipped player runs without torch or training code.
+
+A checkpoint folder holds ``weights.npz`` (the policy layers, input to output) and
+``meta.json`` (what it was trained on and how). ``load_checkpoint`` refuses, with a clear
+``CheckpointError``, a folder that is missing, corrupt, or made for another observation layout,
+action table or board.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from byapar_env.action_table import ACTION_VERSION, NUM_ACTIONS, action_table_hash
+from byapar_env.engine.board import BOARD_HASH
+from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION
+
+CHECKPOINT_FORMAT = "byapar-policy"
+CHECKPOINT_VERSION = 1
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used here; the message says why and what was expected."""
+
+
+class NumpyPolicy:
+    """An MLP: hidden layers with one activation, then a linear layer of action logits."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str = "tanh"):
+        if activation not in ACTIVATIONS:
+            raise CheckpointError(f"activation must be one of {sorted(ACTIVATIONS)}, "
+                                  f"got {activation!r}")
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.activation = activation
+        self._act = ACTIVATIONS[activation]
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, np.float32)
+        for w, b in self.layers[:-1]:
+            x = self._act(x @ w + b)
+        w, b = self.layers[-1]
+        return x @ w + b
+
+    def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The action distribution with illegal actions at zero (a masked softmax)."""
+        logits = np.where(np.asarray(mask, bool), self.logits(observation), -np.inf)
+        logits = logits - logits.max(axis=-1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The most likely legal action."""
+        logits = self.logits(observation)
+        return int(np.argmax(np.where(np.asarray(mask, bool), logits, -np.inf)))
+
+    def save(self, folder: str | Path, meta: dict) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        arrays = {}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"layer{i}_w"], arrays[f"layer{i}_b"] = w, b
+        np.savez_compressed(folder / "weights.npz", **arrays)
+        full = {**expected_meta(), "activation": self.activation,
+                "layers": [list(w.shape) for w, _ in self.layers], **meta}
+        (folder / "meta.json").write_text(json.dumps(full, indent=2) + "\n")
+
+
+def expected_meta() -> dict:
+    """What a checkpoint must have been made for, to play in this installation."""
+    return {"format": CHECKPOINT_FORMAT, "checkpoint_version": CHECKPOINT_VERSION,
+            "observation_version": OBSERVATION_VERSION, "observation_size": OBSERVATION_SIZE,
+            "action_version": ACTION_VERSION, "num_actions": NUM_ACTIONS,
+            "action_table_hash": action_table_hash(), "board_hash": BOARD_HASH}
+
+
+def load_checkpoint(folder: str | Path) -> tuple[NumpyPolicy, dict]:
+    """The policy and its metadata from a checkpoint folder, checked against this install."""
+    folder = Path(folder)
+    meta_path, weights_path = folder / "meta.json", folder / "weights.npz"
+    for path in (meta_path, weights_path):
+        if not path.is_file():
+            raise CheckpointError(f"checkpoint {folder} has no {path.name} (a checkpoint folder "
+                                  "holds weights.npz and meta.json)")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise CheckpointError(f"checkpoint {folder}: meta.json is not valid JSON: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"checkpoint {folder}: meta.json must hold an object")
+    for key, want in expected_meta().items():
+        if meta.get(key) != want:
+            raise CheckpointError(
+                f"checkpoint {folder} was made for {key} = {meta.get(key)!r}, but this "
+                f"installation has {want!r}; retrain or export it again for this version")
+    try:
+        with np.load(weights_path) as data:
+            count = len(data.files) // 2
+            layers = [(data[f"layer{i}_w"], data[f"layer{i}_b"]) for i in range(count)]
+    except Exception as exc:  # numpy raises several kinds for a damaged file
+        raise CheckpointError(f"checkpoint {folder}: weights.npz is corrupt: {exc}") from exc
+    shapes = [list(w.shape) for w, _ in layers]
+    if not layers or shapes != meta.get("layers"):
+        raise CheckpointError(f"checkpoint {folder}: the weights have layers {shapes}, "
+                              f"meta.json says {meta.get('layers')}")
+    size = OBSERVATION_SIZE
+    for (_w, b), shape in zip(layers, shapes, strict=True):
+        if shape[0] != size or b.shape != (shape[1],):
+            raise CheckpointError(f"checkpoint {folder}: layer shapes {shapes} do not chain "
+                                  f"from {OBSERVATION_SIZE} inputs to {NUM_ACTIONS} actions")
+        size = shape[1]
+    if size != NUM_ACTIONS:
+        raise CheckpointError(f"checkpoint {folder}: the last layer has {size} outputs, this "
+                              f"action table has {NUM_ACTIONS}")
+    return NumpyPolicy(layers, meta.get("activation", "tanh")), meta

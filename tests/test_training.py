@@ -1,0 +1,140 @@
+"""Training, export and the learned player: the real script on a tiny budget, checkpoint
+refusals, and the numpy forward pass against the torch policy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents import CheckpointError, LearnedPlayer, load_checkpoint, make_agent  # noqa: E402
+from agents.arena import ArenaConfig, play_game  # noqa: E402
+from byapar_env import byapar_v0  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """Run the real training script on a tiny budget, then export it."""
+    root = tmp_path_factory.mktemp("train")
+    run = root / "run"
+    cmd = [sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+           "--total-steps", "256", "--n-envs", "1", "--n-steps", "128", "--batch-size", "64",
+           "--imitation-games", "2", "--imitation-epochs", "1", "--save-every", "128",
+           "--eval-every", "256", "--eval-games", "2", "--table-sizes", "2,3"]
+    subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
+                           "tiny", "--out", str(root / "ckpt")], check=True,
+                          capture_output=True, text=True, timeout=120)
+    assert "wrote" in done.stdout
+    return run, root / "ckpt" / "tiny"
+
+
+def test_training_writes_snapshots_logs_and_evaluations(trained) -> None:
+    run, _ = trained
+    assert (run / "latest.zip").is_file()
+    assert sorted(p.name for p in (run / "pool").iterdir())[0] == "step_000000000"
+    assert (run / "progress.csv").is_file() and list(run.glob("events.out.tfevents*"))
+    rows = (run / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("steps,wall_seconds,episodes,vs3medium_win_rate")
+    state = json.loads((run / "state.json").read_text())
+    assert state["steps"] >= 256 and state["command"].startswith("byapar train")
+
+
+def test_training_resumes_from_its_last_save(trained) -> None:
+    run, _ = trained
+    before = json.loads((run / "state.json").read_text())["steps"]
+    cmd = [sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+           "--total-steps", "384", "--n-envs", "1", "--n-steps", "128", "--batch-size", "64",
+           "--imitation-games", "2", "--eval-every", "100000", "--eval-games", "2",
+           "--table-sizes", "2,3"]
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
+    assert f"resuming from {run / 'latest.zip'} at step {before:,}" in done.stdout
+    assert json.loads((run / "state.json").read_text())["steps"] >= 384
+
+
+def test_exported_player_loads_and_plays_a_full_game(trained) -> None:
+    _, folder = trained
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["training"]["steps"] >= 256 and meta["evaluation"]
+    player = make_agent(str(folder))
+    assert isinstance(player, LearnedPlayer)
+    result = play_game(ArenaConfig(players=(str(folder), "medium", "easy")), 0)
+    assert abs(sum(result.shares) - 1) < 1e-9
+
+
+def test_numpy_forward_matches_the_torch_policy(trained, tmp_path) -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.export import export
+
+    run, _ = trained
+    model = MaskablePPO.load(run / "latest.zip", device="cpu")
+    policy, _ = load_checkpoint(export(run, "again", tmp_path))
+    env = byapar_v0.raw_env(num_players=3)
+    env.reset(seed=1)
+    obs_list, masks = [], []
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        o = env.observe(env.agent_selection)
+        obs_list.append(o["observation"])
+        masks.append(o["action_mask"].astype(bool))
+        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    obs, mask = np.array(obs_list), np.array(masks)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs), action_masks=mask)
+        torch_probs = dist.distribution.probs.numpy()
+    numpy_probs = np.array([policy.probabilities(o, m) for o, m in zip(obs, mask, strict=True)])
+    assert np.allclose(torch_probs, numpy_probs, atol=1e-5)
+
+
+def copy_checkpoint(src, dst):
+    dst.mkdir()
+    for name in ("weights.npz", "meta.json"):
+        (dst / name).write_bytes((src / name).read_bytes())
+    return dst
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("board_hash", "0000000000000000", "board_hash"),
+    ("observation_version", 99, "observation_version"),
+    ("action_table_hash", "ffff", "action_table_hash"),
+    ("format", "something-else", "format"),
+])
+def test_mismatched_checkpoints_are_refused(trained, tmp_path, field, value, message) -> None:
+    folder = copy_checkpoint(trained[1], tmp_path / "ck")
+    meta = json.loads((folder / "meta.json").read_text())
+    meta[field] = value
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match=f"made for {message}"):
+        make_agent(str(folder))
+
+
+def test_corrupt_and_incomplete_checkpoints_are_refused(trained, tmp_path) -> None:
+    folder = copy_checkpoint(trained[1], tmp_path / "ck")
+    (folder / "weights.npz").write_bytes(b"not a zip file")
+    with pytest.raises(CheckpointError, match="weights.npz is corrupt"):
+        load_checkpoint(folder)
+    (folder / "meta.json").write_text("{")
+    with pytest.raises(CheckpointError, match="meta.json is not valid JSON"):
+        load_checkpoint(folder)
+    (folder / "meta.json").unlink()
+    with pytest.raises(CheckpointError, match="has no meta.json"):
+        load_checkpoint(folder)
+    other = copy_checkpoint(trained[1], tmp_path / "ck2")
+    meta = json.loads((other / "meta.json").read_text())
+    meta["layers"][0] = [641, 128]
+    (other / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="the weights have layers"):
+        load_checkpoint(other)
+
+
+def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "holds latest.zip" in done.stderr

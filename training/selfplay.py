@@ -1,0 +1,378 @@
+"""Self-play training of the hard player: MaskablePPO on the single-seat view.
+
+    byapar train --run-dir runs/hard --total-steps 3000000
+    python -m training.selfplay --run-dir runs/hard --total-steps 3000000
+
+Read top to bottom:
+1. the config (every field is a command-line flag);
+2. the opponent pool: frozen snapshots of the learner (a window of recent ones, and a share of
+   games against the latest) plus the easy and medium players as anchors; random seats, table
+   sizes 2 to 6 and mixed table options;
+3. an imitation warm start: the network first learns to copy the medium player's decisions;
+4. PPO, with a snapshot into the pool, a save and an evaluation against medium (through the
+   arena's code) every few hundred thousand steps. TensorBoard scalars (``charts/``,
+   ``losses/``, ``eval/``) and ``eval.csv`` go to the run folder;
+5. running the same command again resumes from the run folder's last save.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents import LearnedPlayer, make_agent
+from agents.arena import ArenaConfig, run_arena
+from agents.network import NumpyPolicy
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.single_seat import SingleSeatEnv
+
+
+# ---------------------------------------------------------------------------- 1. config
+@dataclass
+class Config:
+    run_dir: str = "runs/hard"
+    total_steps: int = 3_000_000  # learner decisions, imitation not counted
+    seed: int = 0
+    n_envs: int = 2  # SubprocVecEnv workers (one per core)
+    table_sizes: tuple[int, ...] = (2, 3, 4, 5, 6)
+    # PPO
+    n_steps: int = 2048
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 1e-4
+    gamma: float = 0.999  # games are long: a few hundred decisions per seat
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.003
+    hidden: tuple[int, ...] = (256, 256)
+    reward: str = "outcome"  # or "net_worth_share" (shaping; off by default)
+    # opponents
+    anchor_share: float = 0.5  # easy and medium
+    medium_share_of_anchors: float = 0.75
+    latest_share: float = 0.3  # the newest snapshot; the rest from the window
+    pool_window: int = 5
+    # imitation warm start (0 games: none)
+    imitation_games: int = 300
+    imitation_epochs: int = 8
+    # saving and evaluation
+    save_every: int = 100_000
+    eval_every: int = 200_000
+    eval_games: int = 200
+    eval_workers: int = 1
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    """Command-line flags generated from the Config fields."""
+    ap = argparse.ArgumentParser(prog="byapar train", description=__doc__.splitlines()[0])
+    for f in dataclasses.fields(Config):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type.startswith("tuple"):
+            ap.add_argument(flag, type=lambda s: tuple(int(x) for x in s.split(",")),
+                            default=f.default, help="comma-separated")
+        else:
+            ap.add_argument(flag, type={"int": int, "float": float, "str": str}[f.type],
+                            default=f.default)
+    return Config(**vars(ap.parse_args(argv)))
+
+
+def config_command(config: Config) -> str:
+    """The byapar train command that reproduces this config."""
+    parts = ["byapar", "train"]
+    for f in dataclasses.fields(Config):
+        value = getattr(config, f.name)
+        if value != f.default:
+            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            parts += ["--" + f.name.replace("_", "-"), text]
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------- 2. opponents
+class OpponentPool:
+    """Picks the other seats' players at each episode (picklable, for SubprocVecEnv)."""
+
+    def __init__(self, config: Config) -> None:
+        self.pool_dir = Path(config.run_dir) / "pool"
+        self.config = config
+        self._loaded: dict[str, LearnedPlayer] = {}
+
+    def snapshots(self) -> list[Path]:
+        return sorted(self.pool_dir.glob("step_*"))[-self.config.pool_window:]
+
+    def __call__(self, rng: random.Random, count: int) -> list:
+        c = self.config
+        snaps = self.snapshots()
+        players = []
+        for _ in range(count):
+            r = rng.random()
+            if not snaps or r < c.anchor_share:
+                name = "medium" if rng.random() < c.medium_share_of_anchors else "easy"
+                players.append(make_agent(name))
+            elif r < c.anchor_share + c.latest_share:
+                players.append(self._load(snaps[-1]))
+            else:
+                players.append(self._load(rng.choice(snaps)))
+        return players
+
+    def _load(self, path: Path) -> LearnedPlayer:
+        key = str(path)
+        if key not in self._loaded:
+            self._loaded[key] = LearnedPlayer(path)
+        return self._loaded[key]
+
+
+TABLES = [{"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None},
+          {"rounds": 20}, {"rounds": 40, "starting_cash": 10_000}]
+
+
+def make_env(config: Config, rank: int):
+    def thunk() -> SingleSeatEnv:
+        return SingleSeatEnv(num_players=config.table_sizes, opponents=OpponentPool(config),
+                             tables=TABLES, reward=config.reward)
+    return thunk
+
+
+# ---------------------------------------------------------------------------- 3. imitation
+def medium_demonstrations(config: Config) -> tuple[np.ndarray, ...]:
+    """Observations, masks, the medium player's choices and the discounted outcome that
+    followed each, from games of medium players against easy and medium ones at every table
+    size (the outcome warms up the value head too, so PPO starts from a sensible critic)."""
+    rng = random.Random(config.seed)
+    obs, masks, acts, returns = [], [], [], []
+    for g in range(config.imitation_games):
+        n = rng.choice(config.table_sizes)
+        env = raw_env(num_players=n, **rng.choice(TABLES))
+        players = [make_agent("medium" if rng.random() < 0.7 else "easy") for _ in range(n)]
+        for s, p in enumerate(players):
+            p.reset(s)
+        env.reset(seed=rng.getrandbits(31))
+        taken: list[list[int]] = [[] for _ in range(n)]  # each seat's sample indices
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            seat = env.agent_name_mapping[agent]
+            player = players[seat]
+            action = player.act(env, seat)
+            if player.name == "medium":
+                o = env.observe(agent)
+                taken[seat].append(len(acts))
+                obs.append(o["observation"])
+                masks.append(o["action_mask"])
+                acts.append(action)
+                returns.append(0.0)
+            env.step(action)
+        winners = env.game.winners
+        for seat, indices in enumerate(taken):
+            outcome = ((n - len(winners)) / (n - 1) / len(winners) if seat in winners
+                       else -1 / (n - 1))
+            for k, i in enumerate(reversed(indices)):
+                returns[i] = outcome * config.gamma ** k
+        if (g + 1) % max(1, config.imitation_games // 5) == 0:
+            print(f"imitation: {g + 1}/{config.imitation_games} games, {len(acts):,} decisions",
+                  flush=True)
+    return (np.array(obs), np.array(masks, bool), np.array(acts),
+            np.array(returns, np.float32))
+
+
+def imitate(model, data, config: Config, logger) -> float:
+    """Train the policy to copy the demonstrations (cross-entropy under the mask), and the
+    value head to predict the outcome that followed."""
+    import torch
+
+    obs, masks, acts, returns = data
+    policy = model.policy
+    opt = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    n = len(acts)
+    gen = np.random.default_rng(config.seed)
+    accuracy = 0.0
+    for epoch in range(config.imitation_epochs):
+        order = gen.permutation(n)
+        losses = []
+        for start in range(0, n, 512):
+            idx = order[start:start + 512]
+            o = torch.as_tensor(obs[idx], device=policy.device)
+            m = torch.as_tensor(masks[idx], device=policy.device)
+            a = torch.as_tensor(acts[idx], device=policy.device)
+            r = torch.as_tensor(returns[idx], device=policy.device)
+            dist = policy.get_distribution(o, action_masks=m)
+            value = policy.predict_values(o).squeeze(-1)
+            loss = -dist.log_prob(a).mean() + 0.5 * ((value - r) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        with torch.no_grad():
+            sample = order[:5000]
+            d = policy.get_distribution(torch.as_tensor(obs[sample]),
+                                        action_masks=torch.as_tensor(masks[sample]))
+            pred = d.distribution.probs.argmax(dim=1).numpy()
+            accuracy = float((pred == acts[sample]).mean())
+        print(f"imitation epoch {epoch + 1}: loss {np.mean(losses):.4f}, agreement with "
+              f"medium {accuracy:.1%}", flush=True)
+        logger.record("imitation/loss", float(np.mean(losses)))
+        logger.record("imitation/agreement", accuracy)
+        logger.dump(epoch)
+    return accuracy
+
+
+# ---------------------------------------------------------------------------- export helpers
+def numpy_policy(model) -> NumpyPolicy:
+    """The PPO policy's actor as numpy layers (what the hard player runs)."""
+    import torch
+
+    layers = []
+    for module in model.policy.mlp_extractor.policy_net:
+        if isinstance(module, torch.nn.Linear):
+            layers.append((module.weight.detach().numpy().T.copy(),
+                           module.bias.detach().numpy().copy()))
+    head = model.policy.action_net
+    layers.append((head.weight.detach().numpy().T.copy(), head.bias.detach().numpy().copy()))
+    return NumpyPolicy(layers, "tanh")
+
+
+def evaluate(folder: Path, games: int, seed: int, workers: int) -> dict:
+    """The snapshot against three medium players, and heads-up against one."""
+    out = {}
+    for label, others in (("vs3medium", 3), ("vs1medium", 1)):
+        summary = run_arena(ArenaConfig(players=(str(folder),) + ("medium",) * others,
+                                        games=games, seed=seed, workers=workers))
+        me = summary["players"][str(folder)]
+        out[f"{label}_win_rate"] = me["win_rate"]
+        out[f"{label}_ci_low"], out[f"{label}_ci_high"] = me["ci95"]
+    return out
+
+
+# ---------------------------------------------------------------------------- 4. training
+def train(config: Config) -> Path:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    run = Path(config.run_dir)
+    (run / "pool").mkdir(parents=True, exist_ok=True)
+    state_path = run / "state.json"
+    state = json.loads(state_path.read_text()) if state_path.exists() else {
+        "wall_seconds": 0.0, "episodes": 0, "command": config_command(config)}
+    (run / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    random.seed(config.seed)
+    np.random.seed(config.seed)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(1)
+
+    fns = [make_env(config, i) for i in range(config.n_envs)]
+    venv = SubprocVecEnv(fns) if config.n_envs > 1 else DummyVecEnv(fns)
+    logger = configure(str(run), ["csv", "tensorboard"])
+    latest = run / "latest.zip"
+    if latest.exists():
+        model = MaskablePPO.load(latest, env=venv, device="cpu")
+        print(f"resuming from {latest} at step {model.num_timesteps:,}", flush=True)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", venv, n_steps=config.n_steps, batch_size=config.batch_size,
+            n_epochs=config.n_epochs, learning_rate=config.learning_rate, gamma=config.gamma,
+            gae_lambda=config.gae_lambda, clip_range=config.clip_range,
+            ent_coef=config.ent_coef, seed=config.seed, device="cpu", verbose=0,
+            policy_kwargs=dict(net_arch=dict(pi=list(config.hidden), vf=list(config.hidden))))
+        model.set_logger(logger)
+        if config.imitation_games:
+            agreement = imitate(model, medium_demonstrations(config), config, logger)
+            state["imitation_agreement"] = agreement
+        _snapshot(model, run, state)
+    model.set_logger(logger)
+
+    class Progress(BaseCallback):
+        """Snapshots, saves, evaluation and progress lines, on the steps the config says."""
+
+        def _on_training_start(self) -> None:
+            self.t0 = self.rate_t0 = time.time()
+            self.rate_s0 = self.model.num_timesteps
+            self.next_save = (self.num_timesteps // config.save_every + 1) * config.save_every
+            self.next_eval = (self.num_timesteps // config.eval_every + 1) * config.eval_every
+
+        def _on_step(self) -> bool:
+            state["episodes"] += int(sum(self.locals["dones"]))
+            if self.num_timesteps >= self.next_save:
+                self.next_save += config.save_every
+                self._account()
+                folder = _snapshot(self.model, run, state)
+                print(f"step {self.num_timesteps:,}: saved {folder.name}", flush=True)
+            if self.num_timesteps >= self.next_eval:
+                self.next_eval += config.eval_every
+                self._account()
+                _evaluate_latest(self.model, run, state, config, self.logger)
+            return True
+
+        def _on_rollout_end(self) -> None:
+            rate = (self.model.num_timesteps - self.rate_s0) / max(1e-9,
+                                                                  time.time() - self.rate_t0)
+            self.logger.record("charts/steps_per_second", rate)
+            self.logger.record("charts/episodes", state["episodes"])
+            print(f"step {self.num_timesteps:,}/{config.total_steps:,}  {rate:,.0f} steps/s  "
+                  f"{state['episodes']:,} episodes", flush=True)
+
+        def _account(self) -> None:
+            now = time.time()
+            state["wall_seconds"] += now - self.t0
+            self.t0 = now
+
+    remaining = config.total_steps - model.num_timesteps
+    if remaining > 0:
+        progress = Progress()
+        model.learn(remaining, callback=progress, reset_num_timesteps=False)
+        progress._account()
+    if state.get("evaluated_at") != model.num_timesteps:
+        _evaluate_latest(model, run, state, config, logger)
+    venv.close()
+    return run
+
+
+def _snapshot(model, run: Path, state: dict) -> Path:
+    """Save the model for resuming, and its policy as a numpy checkpoint into the pool."""
+    model.save(run / "latest.zip")
+    folder = run / "pool" / f"step_{model.num_timesteps:09d}"
+    numpy_policy(model).save(folder, {"name": folder.name, "steps": model.num_timesteps})
+    state["steps"] = model.num_timesteps
+    (run / "state.json").write_text(json.dumps(state, indent=2))
+    return folder
+
+
+def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> None:
+    folder = _snapshot(model, run, state)
+    result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers)
+    state["evaluated_at"] = model.num_timesteps
+    (run / "state.json").write_text(json.dumps(state, indent=2))
+    for key, value in result.items():
+        logger.record(f"eval/{key}", value)
+    logger.dump(model.num_timesteps)
+    row = {"steps": model.num_timesteps, "wall_seconds": round(state["wall_seconds"], 1),
+           "episodes": state["episodes"], **result}
+    path = run / "eval.csv"
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+    print(f"eval at step {model.num_timesteps:,}: "
+          + ", ".join(f"{k} {v:.3f}" for k, v in result.items()), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    train(parse_args(argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
