@@ -219,3 +219,25 @@ def test_docs_tables_match_the_code() -> None:
 
     text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
     assert refresh(text) == text, "run: python -m byapar_env.doc_tables docs/env.md"
+
+
+def test_dense_net_worth_share_reward_is_zero_sum_shaping() -> None:
+    e = byapar_v0.raw_env(num_players=3, reward="net_worth_share", dense_coef=1.0)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    totals = {a: 0.0 for a in e.possible_agents}
+    dense_steps = 0
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        step_rewards = dict(e.rewards)
+        if any(abs(r) > 0 for r in step_rewards.values()) and not e.game.is_over:
+            dense_steps += 1
+        if not e.game.is_over and not any(e.game.bankrupt):
+            assert abs(sum(step_rewards.values())) < 1e-6  # shaping alone is zero-sum
+        totals[agent] += e._cumulative_rewards[agent]
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert dense_steps > 10
+    assert abs(sum(totals.values())) < 1e-6
