@@ -180,60 +180,93 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray) -> np.ndarray:
     block, worth = cached
     out.fill(0.0)
     out[:_PLACE_BLOCK] = block
-    hot: list[int] = []
+    # One scatter for everything else: indices and values side by side.
     idx: list[int] = []
     val: list[float] = []
+    cash, position, bankrupt = game.cash, game.position, game.bankrupt
+    misses, bail, in_jail = game.jail_misses, game.bail_cards, game.in_jail
     for r in range(n):
-        s = (me + r) % n
-        if game.bankrupt[s]:
+        s = me + r
+        if s >= n:
+            s -= n
+        if bankrupt[s]:
             continue
-        hot.append(_O["players.present"] + r)
-        hot.append(_O["players.position"] + r * B.NUM_SQUARES + game.position[s])
-        idx += [_O["players.cash"] + r, _O["players.net_worth"] + r,
-                _O["players.jail_misses"] + r, _O["players.bail_cards"] + r]
-        val += [game.cash[s] / CASH_SCALE, (game.cash[s] + worth[s]) / WORTH_SCALE,
-                game.jail_misses[s] / 3.0, float(len(game.bail_cards[s]))]
-        if game.in_jail[s]:
-            hot.append(_O["players.in_jail"] + r)
+        c = cash[s]
+        idx += (_P_PRESENT + r, _P_POSITION + r * B.NUM_SQUARES + position[s], _P_CASH + r,
+                _P_WORTH + r, _P_MISSES + r, _P_BAIL + r)
+        val += (1.0, 1.0, c / CASH_SCALE, (c + worth[s]) / WORTH_SCALE, misses[s] / 3.0,
+                float(len(bail[s])))
+        if in_jail[s]:
+            idx.append(_P_JAIL + r)
+            val.append(1.0)
     if not game.is_over:
-        hot.append(_O["players.is_turn"] + (game.turn - me) % n)
         ph = game.phase
-        hot.append(_O["decision.kind"] + _DECISION_INDEX[ph])
+        idx += (_P_TURN + (game.turn - me) % n, _D_KIND + _DECISION_INDEX[ph])
+        val += (1.0, 1.0)
         if ph == Phase.BUY:
-            hot.append(_O["decision.place"] + _PLACE_INDEX[game.pending_square])
+            idx.append(_D_PLACE + _PLACE_INDEX[game.pending_square])
+            val.append(1.0)
         elif ph == Phase.AUCTION:
             a = game.auction
-            hot.append(_O["decision.place"] + _PLACE_INDEX[a.square])
-            idx.append(_O["auction.high_bid"])
-            val.append(a.high / CASH_SCALE)
+            idx += (_D_PLACE + _PLACE_INDEX[a.square], _A_HIGH)
+            val += (1.0, a.high / CASH_SCALE)
             if a.holder >= 0:
-                hot.append(_O["auction.holder"] + (a.holder - me) % n)
-            hot.extend(_O["auction.still_in"] + (s - me) % n for s in a.bidders)
+                idx.append(_A_HOLDER + (a.holder - me) % n)
+                val.append(1.0)
+            for s in a.bidders:
+                idx.append(_A_IN + (s - me) % n)
+                val.append(1.0)
         elif ph == Phase.RAISE_CASH:
             owed = game.debt_owed()
-            idx += [_O["debt.owed"], _O["debt.shortfall"]]
-            val += [owed / CASH_SCALE, (owed - game.cash[game.current_player]) / CASH_SCALE]
+            idx += (_DEBT_OWED, _DEBT_SHORT)
+            val += (owed / CASH_SCALE, (owed - cash[game.current_player]) / CASH_SCALE)
         # An offer the observer must answer (a draft is the environment's, see encode_env_part).
-        if ph == Phase.TRADE_ANSWER and game.offer is not None:
+        elif ph == Phase.TRADE_ANSWER and game.offer is not None:
             offerer, offer = game.offer
             if offer.target == me:
-                hot.append(_O["trade.counterpart"] + (offerer - me) % n)
-                hot.extend(_O["trade.places_in"] + _PLACE_INDEX[s] for s in offer.give)
-                hot.extend(_O["trade.places_out"] + _PLACE_INDEX[s] for s in offer.take)
-                idx.append(_O["trade.money_in"])
-                val.append(offer.amount / CASH_SCALE)
+                idx += (_T_OTHER + (offerer - me) % n, _T_MONEY)
+                val += (1.0, offer.amount / CASH_SCALE)
+                for s in offer.give:
+                    idx.append(_T_IN + _PLACE_INDEX[s])
+                    val.append(1.0)
+                for s in offer.take:
+                    idx.append(_T_OUT + _PLACE_INDEX[s])
+                    val.append(1.0)
     limit = game.rules.round_limit
-    idx += [_O["turn.round"], _O["turn.rounds_left"], _O["turn.dice"], _O["turn.dice"] + 1,
-            _O["turn.doubles"], _O["turn.offers_made"], _O["options.rounds"],
-            _O["options.starting_cash"]]
-    val += [game.round / limit, (limit - game.round) / limit, game.dice[0] / 6.0,
-            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0, limit / 100.0,
-            game.rules.starting_cash / 20_000.0]
-    hot.append(_O["options.players"] + n - 2)
-    if game.rules.rounds is None:
-        hot.append(_O["options.until_one_left"])
-    if game.rules.auctions:
-        hot.append(_O["options.auctions"])
-    out[hot] = 1.0
+    idx += (_ROUND, _ROUNDS_LEFT, _DICE, _DICE + 1, _DOUBLES, _OFFERS)
+    val += (game.round / limit, (limit - game.round) / limit, game.dice[0] / 6.0,
+            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0)
+    options = _OPTIONS.get(game.rules)
+    if options is None:
+        options = _OPTIONS[game.rules] = _options(game)
+    idx += options[0]
+    val += options[1]
     out[idx] = val
     return out
+
+
+def _options(game: Game) -> tuple[list[int], list[float]]:
+    """The table options' part of the vector, the same for a whole game."""
+    rules = game.rules
+    idx = [_O["options.rounds"], _O["options.starting_cash"],
+           _O["options.players"] + game.num_players - 2]
+    val = [rules.round_limit / 100.0, rules.starting_cash / 20_000.0, 1.0]
+    if rules.rounds is None:
+        idx.append(_O["options.until_one_left"])
+        val.append(1.0)
+    if rules.auctions:
+        idx.append(_O["options.auctions"])
+        val.append(1.0)
+    return idx, val
+
+
+_OPTIONS: dict = {}
+(_P_PRESENT, _P_POSITION, _P_CASH, _P_WORTH, _P_MISSES, _P_BAIL, _P_JAIL, _P_TURN, _D_KIND,
+ _D_PLACE, _A_HIGH, _A_HOLDER, _A_IN, _DEBT_OWED, _DEBT_SHORT, _T_OTHER, _T_MONEY, _T_IN, _T_OUT,
+ _ROUND, _ROUNDS_LEFT, _DICE, _DOUBLES, _OFFERS) = (_O[k] for k in (
+    "players.present", "players.position", "players.cash", "players.net_worth",
+    "players.jail_misses", "players.bail_cards", "players.in_jail", "players.is_turn",
+    "decision.kind", "decision.place", "auction.high_bid", "auction.holder", "auction.still_in",
+    "debt.owed", "debt.shortfall", "trade.counterpart", "trade.money_in", "trade.places_in",
+    "trade.places_out", "turn.round", "turn.rounds_left", "turn.dice", "turn.doubles",
+    "turn.offers_made"))
