@@ -290,19 +290,20 @@ def run_arena(config: ArenaConfig, progress: Callable[[int, int], None] | None =
 
 def format_table(summary: dict) -> str:
     cfg = summary["config"]
+    width = max(10, 2 + max(len(k) for k in summary["players"]))
     rounds = "until one is left" if cfg["rounds"] is None else f"{cfg['rounds']} rounds"
     lines = [
         f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
         f"{rounds}, starting cash {cfg['starting_cash']:,}, "
         f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}",
         "",
-        f"{'player':<10}{'games':>7}{'wins':>9}{'win rate':>10}{'95% CI':>17}"
+        f"{'player':<{width}}{'games':>7}{'wins':>9}{'win rate':>10}{'95% CI':>17}"
         f"{'net worth':>11}{'rank':>6}{'bankrupt':>10}{'rating':>8}",
     ]
     for k, st in summary["players"].items():
         lo, hi = st["ci95"]
         lines.append(
-            f"{k:<10}{st['games']:>7}{st['wins']:>9.1f}{st['win_rate']:>10.1%}"
+            f"{k:<{width}}{st['games']:>7}{st['wins']:>9.1f}{st['win_rate']:>10.1%}"
             f"{f'{lo:.1%} - {hi:.1%}':>17}{st['mean_net_worth']:>11,.0f}{st['mean_rank']:>6.2f}"
             f"{st['bankruptcies']:>10}{st['rating']:>8.1f}")
     run = summary["run"]
