@@ -113,7 +113,13 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     env = raw_env(num_players=n, rounds=config.rounds, starting_cash=config.starting_cash,
                   auctions=config.auctions)
     env.reset(seed=seed)
-    game = env.game
+    decisions = play_through_env(env, players)
+    return _result(index, kinds, env.game, decisions)
+
+
+def play_through_env(env: raw_env, players: list, on_decision=None) -> int:
+    """Play a reset environment to the end, one player per seat; ``on_decision(env, seat,
+    action)`` sees each choice before it is taken. Returns the number of decisions."""
     names = env.agent_name_mapping
     terminations, truncations = env.terminations, env.truncations
     decisions = 0
@@ -123,9 +129,12 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
             env.step(None)
             continue
         seat = names[agent]
-        env.step(players[seat].act(env, seat))
+        action = players[seat].act(env, seat)
+        if on_decision is not None:
+            on_decision(env, seat, action)
+        env.step(action)
         decisions += 1
-    return _result(index, kinds, game, decisions)
+    return decisions
 
 
 def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],

@@ -14,6 +14,7 @@ from agents.arena import (
     ArenaError,
     game_seed,
     play_game,
+    play_through_env,
     run_arena,
     run_games,
     validate,
@@ -46,15 +47,7 @@ def test_engine_tables_play_the_same_game_as_through_the_environment() -> None:
             p.reset(seed + s)
         env = raw_env(num_players=3)
         env.reset(seed=seed)
-        decisions = 0
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            seat = env.agent_name_mapping[agent]
-            env.step(players[seat].act(env, seat))
-            decisions += 1
+        decisions = play_through_env(env, players)
         assert [env.game.net_worth(s) for s in range(3)] == fast.net_worth
         assert decisions == fast.decisions
 

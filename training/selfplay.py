@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import LearnedPlayer, make_agent
-from agents.arena import ArenaConfig, run_arena
+from agents.arena import ArenaConfig, play_through_env, run_arena
 from agents.network import NumpyPolicy
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
@@ -155,22 +155,17 @@ def medium_demonstrations(config: Config) -> tuple[np.ndarray, ...]:
             p.reset(s)
         env.reset(seed=rng.getrandbits(31))
         taken: list[list[int]] = [[] for _ in range(n)]  # each seat's sample indices
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            seat = env.agent_name_mapping[agent]
-            player = players[seat]
-            action = player.act(env, seat)
-            if player.name == "medium":
-                o = env.observe(agent)
+
+        def record(env, seat, action, players=players, taken=taken) -> None:
+            if players[seat].name == "medium":
+                o = env.observe(env.possible_agents[seat])
                 taken[seat].append(len(acts))
                 obs.append(o["observation"])
                 masks.append(o["action_mask"])
                 acts.append(action)
                 returns.append(0.0)
-            env.step(action)
+
+        play_through_env(env, players, record)
         winners = env.game.winners
         for seat, indices in enumerate(taken):
             outcome = ((n - len(winners)) / (n - 1) / len(winners) if seat in winners
