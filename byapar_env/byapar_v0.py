@@ -259,12 +259,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self._legal
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        buf = bytearray(NUM_ACTIONS)  # filled as bytes, then viewed: cheaper than fancy indexing
         seat = self.agent_name_mapping[agent or self.agent_selection]
         if (not self.game.is_over and seat == self.game.current_player
                 and not self.terminations.get(self.possible_agents[seat], True)):
-            mask[self.legal_action_ids()] = 1
-        return mask
+            for i in self.legal_action_ids():
+                buf[i] = 1
+        return np.frombuffer(buf, np.int8)
 
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
