@@ -36,10 +36,13 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
     folder = Path(out_dir) / name
     numpy_policy(model).save(folder, {
         "name": name,
-        "training": {"command": state.get("command", ""), "config": config,
+        "training": {"command": state.get("command", ""),
+                     "commands": state.get("commands", [state.get("command", "")]),
+                     "config": config,
                      "steps": int(model.num_timesteps), "games": state.get("episodes"),
                      "wall_seconds": state.get("wall_seconds"),
-                     "imitation_agreement": state.get("imitation_agreement")},
+                     "imitation_agreement": state.get("imitation_agreement"),
+                     "imitation_seconds": state.get("imitation_seconds")},
         "evaluation": evals,
     })
     return folder

@@ -260,6 +260,10 @@ def train(config: Config) -> Path:
     state_path = run / "state.json"
     state = json.loads(state_path.read_text()) if state_path.exists() else {
         "wall_seconds": 0.0, "episodes": 0, "command": config_command(config)}
+    # Every sitting's command, in order: a run resumed with other flags says so.
+    state.setdefault("commands", [state["command"]])
+    if state["commands"][-1] != config_command(config):
+        state["commands"].append(config_command(config))
     (run / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
     random.seed(config.seed)
     np.random.seed(config.seed)
@@ -282,8 +286,10 @@ def train(config: Config) -> Path:
             policy_kwargs=dict(net_arch=dict(pi=list(config.hidden), vf=list(config.hidden))))
         model.set_logger(logger)
         if config.imitation_games:
+            start = time.time()
             agreement = imitate(model, medium_demonstrations(config), config, logger)
             state["imitation_agreement"] = agreement
+            state["imitation_seconds"] = round(time.time() - start, 1)
         _snapshot(model, run, state)
     model.set_logger(logger)
 
