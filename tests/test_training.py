@@ -134,6 +134,19 @@ def test_corrupt_and_incomplete_checkpoints_are_refused(trained, tmp_path) -> No
         load_checkpoint(other)
 
 
+def test_training_can_start_from_a_shipped_checkpoint(trained, tmp_path) -> None:
+    _, folder = trained
+    run = tmp_path / "from_ckpt"
+    subprocess.run([sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+                    "--total-steps", "0", "--n-envs", "1", "--init-from", str(folder),
+                    "--eval-games", "2", "--table-sizes", "2"], check=True, capture_output=True,
+                   text=True, timeout=300)
+    start, _ = load_checkpoint(run / "pool" / "step_000000000")
+    shipped, _ = load_checkpoint(folder)
+    for (w1, b1), (w2, b2) in zip(start.layers, shipped.layers, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
 def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(tmp_path)],
                           capture_output=True, text=True)

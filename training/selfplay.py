@@ -60,7 +60,9 @@ class Config:
     medium_share_of_anchors: float = 0.75
     latest_share: float = 0.3  # the newest snapshot; the rest from the window
     pool_window: int = 5
-    # imitation warm start (0 games: none)
+    # warm start: a shipped checkpoint's policy (e.g. checkpoints/hard), else imitation of
+    # the medium player (0 games: none)
+    init_from: str = ""
     imitation_games: int = 300
     imitation_epochs: int = 8
     # saving and evaluation
@@ -235,6 +237,29 @@ def numpy_policy(model) -> NumpyPolicy:
     return NumpyPolicy(layers, "tanh")
 
 
+def load_numpy_policy(model, folder: str) -> None:
+    """Start the PPO actor from a numpy checkpoint (the critic starts fresh)."""
+    import torch
+
+    from agents.network import load_checkpoint
+
+    policy, _ = load_checkpoint(folder)
+    linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(model.policy.action_net)
+    if [tuple(m.weight.shape[::-1]) for m in linears] != [w.shape for w, _ in policy.layers]:
+        raise ValueError(f"{folder}: its layers {[w.shape for w, _ in policy.layers]} do not "
+                         f"fit --hidden {config_hidden(model)}")
+    with torch.no_grad():
+        for module, (w, b) in zip(linears, policy.layers, strict=True):
+            module.weight.copy_(torch.as_tensor(w.T))
+            module.bias.copy_(torch.as_tensor(b))
+
+
+def config_hidden(model) -> list[int]:
+    return [m.out_features for m in model.policy.mlp_extractor.policy_net
+            if hasattr(m, "out_features")]
+
+
 def evaluate(folder: Path, games: int, seed: int, workers: int) -> dict:
     """The snapshot against three medium players, and heads-up against one."""
     out = {}
@@ -285,7 +310,10 @@ def train(config: Config) -> Path:
             ent_coef=config.ent_coef, seed=config.seed, device="cpu", verbose=0,
             policy_kwargs=dict(net_arch=dict(pi=list(config.hidden), vf=list(config.hidden))))
         model.set_logger(logger)
-        if config.imitation_games:
+        if config.init_from:
+            load_numpy_policy(model, config.init_from)
+            state["init_from"] = config.init_from
+        elif config.imitation_games:
             start = time.time()
             agreement = imitate(model, medium_demonstrations(config), config, logger)
             state["imitation_agreement"] = agreement
