@@ -24,7 +24,7 @@ from byapar_env.action_table import legal_ids
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import ActionKind, Game, Phase, Rules, actions
 
-from . import make_agent
+from . import AGENT_NAMES, make_agent
 from .base import EnginePlayer, offer_steps
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -84,6 +84,18 @@ def validate(config: ArenaConfig) -> None:
             raise ArenaError(str(exc)) from exc
 
 
+_NO_CAP = 10**9  # arena games run to their real end, never truncated
+_LEARNED: dict[str, object] = {}  # checkpoint players are stateless: load each once a process
+
+
+def _player(kind: str, seed: int):
+    if kind in AGENT_NAMES:
+        return make_agent(kind, seed=seed)
+    if kind not in _LEARNED:
+        _LEARNED[kind] = make_agent(kind)
+    return _LEARNED[kind]
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index``: from the run's seed and the game's number alone."""
     return random.Random(seed * 1_000_003 + index).getrandbits(63)
@@ -104,14 +116,14 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     shift = index % n
     kinds = [config.players[(s + shift) % n] for s in range(n)]
     seed = game_seed(config.seed, index)
-    players = [make_agent(k, seed=seed + s) for s, k in enumerate(kinds)]
+    players = [_player(k, seed + s) for s, k in enumerate(kinds)]
     for s, player in enumerate(players):
         if hasattr(player, "reset"):
             player.reset(seed + s)
     if all(isinstance(p, EnginePlayer) for p in players):
         return _play_on_engine(config, index, kinds, players, seed)
     env = raw_env(num_players=n, rounds=config.rounds, starting_cash=config.starting_cash,
-                  auctions=config.auctions)
+                  auctions=config.auctions, max_decisions=_NO_CAP)
     env.reset(seed=seed)
     decisions = play_through_env(env, players)
     return _result(index, kinds, env.game, decisions)

@@ -11,8 +11,8 @@
   Refuses trades that complete a rival's group unless paid well for it.
 - Sells spare places (outside its groups, far from any group of the buyer) a little under list
   price to fund houses, and heads-up at any time: cash the rival cannot build with.
-- Raises cash by the cheapest sales first: mortgages of places outside its groups, then the rest,
-  then buildings from its cheapest group.
+- Raises cash by the cheapest sales first: mortgages before building sales, weighing a place in
+  a whole group it holds at three times its price; then buildings from its cheapest group.
 - Leaves jail at once, except late in the game when the board is full of houses.
 """
 

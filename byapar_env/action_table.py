@@ -84,10 +84,11 @@ def action_id(kind: str, arg: int = 0) -> int:
 
 
 def action_to_string(action: int) -> str:
-    """The name of action id ``action``."""
-    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+    """The name of action id ``action`` (a Python or numpy integer)."""
+    if isinstance(action, bool) or not hasattr(action, "__index__") or not (
+            0 <= int(action) < NUM_ACTIONS):
         raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action!r}")
-    return ACTIONS[action].name
+    return ACTIONS[int(action)].name
 
 
 ROLL_ID = action_id("roll")

@@ -32,8 +32,8 @@ dense_coef=1.0, max_decisions=20_000)``
 - ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so agents
   are only asked real questions. On by default; turn it off to see every decision.
 - ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
-- ``max_decisions``: a safety cap on environment steps in one game; reaching it truncates every
-  agent.
+- ``max_decisions``: a safety cap on the decisions of one game (the agents' and those the
+  environment plays by itself); reaching it truncates every agent.
 
 Actions
 -------
@@ -221,6 +221,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
+            seed = int(seed)  # numpy integers too
             self._seeder = random.Random(seed)
             game_seed = seed
         else:
@@ -241,7 +242,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._legal = None
         self._clear_caches()
         self._auto_play()
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        # Auto-play may already have ended the game or bankrupted someone (tiny tables).
+        self.agent_selection = self.possible_agents[max(self.game.current_player, 0)]
+        self._settle_rewards_and_endings()
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     # ------------------------------------------------------------------ observing
     def legal_action_ids(self) -> list[int]:
@@ -261,8 +266,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         buf = bytearray(NUM_ACTIONS)  # filled as bytes, then viewed: cheaper than fancy indexing
         seat = self.agent_name_mapping[agent or self.agent_selection]
+        name = self.possible_agents[seat]
         if (not self.game.is_over and seat == self.game.current_player
-                and not self.terminations.get(self.possible_agents[seat], True)):
+                and not self.terminations.get(name, True)
+                and not self.truncations.get(name, True)):
             for i in self.legal_action_ids():
                 buf[i] = 1
         return np.frombuffer(buf, np.int8)
@@ -430,27 +437,34 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if data.get("observation_version") != OBSERVATION_VERSION:
             raise ValueError(f"state has observation version {data.get('observation_version')!r},"
                              f" this environment has {OBSERVATION_VERSION}")
-        if data.get("options") != self._kwargs:
-            raise ValueError(f"state was saved with options {data.get('options')}, this "
-                             f"environment has {self._kwargs}")
-        self.game = Game.from_json(data["engine"])
-        d = data["draft"]
-        self.draft = TradeDraft(**d) if d else None
-        self.pre_roll_actions = data["pre_roll_actions"]
-        self._turn_stamp = data["turn_stamp"]
-        self.decisions = data["decisions"]
-        self.agents = list(data["agents"])
-        self.agent_selection = data["agent_selection"]
-        self.rewards = dict(data["rewards"])
-        self._cumulative_rewards = dict(data["cumulative_rewards"])
-        self.terminations = dict(data["terminations"])
-        self.truncations = dict(data["truncations"])
+        mine = {k: v for k, v in self._kwargs.items() if k != "render_mode"}
+        theirs = {k: v for k, v in (data.get("options") or {}).items() if k != "render_mode"}
+        if theirs != mine:
+            raise ValueError(f"state was saved with options {theirs}, this environment has "
+                             f"{mine} (the render mode may differ)")
+        try:
+            game = Game.from_json(data["engine"])
+            d = data["draft"]
+            draft = TradeDraft(**d) if d else None
+            seeder = random.Random()
+            seeder.setstate(_rng_from(data["seeder"]))
+            fields = dict(
+                pre_roll_actions=int(data["pre_roll_actions"]),
+                _turn_stamp=int(data["turn_stamp"]), decisions=int(data["decisions"]),
+                agents=list(data["agents"]), agent_selection=str(data["agent_selection"]),
+                rewards=dict(data["rewards"]),
+                _cumulative_rewards=dict(data["cumulative_rewards"]),
+                terminations=dict(data["terminations"]),
+                truncations=dict(data["truncations"]), _out=list(data["out"]),
+                _shares=data["shares"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"corrupt {ENV_NAME} state: {exc!r}") from exc
+        # Nothing is changed until everything has been read.
+        self.game, self.draft, self._seeder = game, draft, seeder
+        for key, value in fields.items():
+            setattr(self, key, value)
         self.infos = {a: {} for a in self.agents}
-        self._out = list(data["out"])
-        self._shares = data["shares"]
-        self._seeder = random.Random()
-        self._seeder.setstate(_rng_from(data["seeder"]))
-        if data["skip_agent_selection"] is not None:
+        if data.get("skip_agent_selection") is not None:
             self._skip_agent_selection = data["skip_agent_selection"]
         self._legal = None
         self._clear_caches()

@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 
@@ -88,8 +89,16 @@ class SingleSeatEnv(gymnasium.Env):
             if hasattr(player, "reset"):
                 player.reset(self.rng.getrandbits(32))
         self._players = others[:self.seat] + [None] + others[self.seat:]
-        self.env.reset(seed=self.rng.getrandbits(63))
-        self._play_others()
+        # A tiny table (a short game, little cash) can end before the learner's first decision:
+        # such a game is skipped, as it holds nothing to learn from.
+        for _ in range(100):
+            self.env.reset(seed=self.rng.getrandbits(63))
+            self._play_others()
+            if not self._learner_done():
+                break
+        else:
+            raise RuntimeError("100 games in a row ended before the learner's first decision; "
+                               "the table options leave it nothing to decide")
         return self._observation(), {"seat": self.seat, "num_players": n}
 
     def _pick_opponents(self, count: int) -> list[Player]:
@@ -97,7 +106,9 @@ class SingleSeatEnv(gymnasium.Env):
         if callable(opp) and not hasattr(opp, "act"):
             chosen = list(opp(self.rng, count))
         elif hasattr(opp, "act"):
-            chosen = [opp] * count
+            # One player object for every other seat: each seat gets its own copy, so a player
+            # with a memory (what it offered, what it plans) does not mix seats up.
+            chosen = [opp] + [copy.deepcopy(opp) for _ in range(count - 1)]
         else:
             chosen = [opp[i % len(opp)] for i in range(count)]
         if len(chosen) != count:
@@ -107,6 +118,8 @@ class SingleSeatEnv(gymnasium.Env):
 
     def step(self, action):
         env = self.env
+        if self._learner_done():
+            raise RuntimeError("the learner's episode is over: call reset() before step()")
         mask = self.action_masks()
         info: dict = {"illegal_action": False}
         reward = 0.0

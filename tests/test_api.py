@@ -536,3 +536,36 @@ def test_stack_deck_refused_call_leaves_the_deck_unchanged():
 def test_square_helper_matches_the_board():
     """The helper names used in these tests resolve to the board's squares."""
     assert sq("Pokhara") == 26 and sq("Bus park") == 5 and sq("Hydropower") == 11
+
+
+@pytest.mark.parametrize("bad", [
+    actions.offer_trade(True, [1], [3], 0),  # a bool is not a seat
+    Action(ActionKind.OFFER_TRADE, target=1, give=([1],)),
+    Action(ActionKind.OFFER_TRADE, target=1, give=5),
+    Action(ActionKind.OFFER_TRADE, -1, 0, 1, (True,), ()),
+    Action(ActionKind.OFFER_TRADE, -1, True, 1, (1,), ()),
+    Action([1]),
+])
+def test_malformed_offers_and_kinds_are_refused_without_change(bad):
+    """Malformed trade offers and unhashable kinds are refused like any illegal action."""
+    game = new_game(3)
+    give(game, 0, "Jumla")
+    give(game, 1, "Surkhet")
+    before = game.to_json()
+    with pytest.raises(IllegalActionError):
+        game.apply(bad)
+    assert game.to_json() == before
+
+
+def test_square_constructors_refuse_squares_off_the_board():
+    """A negative square is refused rather than wrapping round to the end of the board."""
+    with pytest.raises(ValueError, match="from 0 to 35, got -5"):
+        actions.mortgage(-5)
+
+
+def test_negative_and_non_integer_seeds_are_refused():
+    """random.Random would fold -7 onto 7; the engine refuses such seeds instead."""
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        Game(seed=-7)
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 up"):
+        Game(seed="7")

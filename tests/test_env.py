@@ -241,3 +241,49 @@ def test_dense_net_worth_share_reward_is_zero_sum_shaping() -> None:
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert dense_steps > 10
     assert abs(sum(totals.values())) < 1e-6
+
+
+def test_a_game_that_ends_during_reset_is_settled() -> None:
+    """Tiny tables can end while reset plays the trivial decisions: every agent is then
+    terminated and steps out, and nobody is asked to act."""
+    e = byapar_v0.raw_env(num_players=2, starting_cash=100, rounds=1, auctions=False)
+    e.reset(seed=0)
+    assert e.game.is_over and all(e.terminations.values())
+    for _agent in e.agent_iter():
+        assert e.last()[2]
+        e.step(None)
+    assert not e.agents
+
+
+def test_truncated_agents_have_an_empty_mask() -> None:
+    e = byapar_v0.raw_env(num_players=3, max_decisions=5)
+    e.reset(seed=1)
+    play(e, random.Random(1))
+    e = byapar_v0.raw_env(num_players=3, max_decisions=1)
+    e.reset(seed=1)
+    assert all(e.truncations.values())
+    assert not e.observe(e.agent_selection)["action_mask"].any()
+
+
+def test_load_state_refuses_a_corrupt_state_without_change() -> None:
+    import json
+
+    e = byapar_v0.raw_env(num_players=3)
+    e.reset(seed=2)
+    data = json.loads(e.save_state())
+    del data["draft"]
+    other = byapar_v0.raw_env(num_players=3)
+    other.reset(seed=5)
+    before = other.save_state()
+    with pytest.raises(ValueError, match="corrupt byapar_v0 state"):
+        other.load_state(json.dumps(data))
+    assert other.save_state() == before
+
+
+def test_numpy_ids_and_seeds_are_accepted() -> None:
+    assert action_to_string(np.int64(0)) == "roll the dice"
+    e = byapar_v0.raw_env(num_players=2)
+    e.reset(seed=np.int64(3))
+    f = byapar_v0.raw_env(num_players=2)
+    f.reset(seed=3)
+    assert e.save_state() == f.save_state()

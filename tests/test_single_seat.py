@@ -112,3 +112,10 @@ def test_maskable_ppo_trains_in_vectorised_envs(vec: str) -> None:
     actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert all(masks[i, a] for i, a in enumerate(actions))
     venv.close()
+
+
+def test_stepping_after_the_episode_is_refused() -> None:
+    env = SingleSeatEnv(num_players=2, rounds=1)
+    play_episode(env, 0)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)

@@ -57,6 +57,14 @@ def test_training_resumes_from_its_last_save(trained) -> None:
     assert json.loads((run / "state.json").read_text())["steps"] >= 384
 
 
+def test_resuming_with_other_ppo_settings_is_refused(trained) -> None:
+    run, _ = trained
+    done = subprocess.run([sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+                           "--total-steps", "384", "--n-envs", "1", "--learning-rate", "0.1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "learning_rate; a resumed run keeps" in done.stderr
+
+
 def test_exported_player_loads_and_plays_a_full_game(trained) -> None:
     _, folder = trained
     meta = json.loads((folder / "meta.json").read_text())

@@ -12,7 +12,8 @@ Read top to bottom:
 4. PPO, with a snapshot into the pool, a save and an evaluation against medium (through the
    arena's code) every few hundred thousand steps. TensorBoard scalars (``charts/``,
    ``losses/``, ``eval/``) and ``eval.csv`` go to the run folder;
-5. running the same command again resumes from the run folder's last save.
+5. running the same command again resumes from the run folder's last save. The opponents, table
+   sizes and reward may change between sittings; the PPO settings may not.
 """
 
 from __future__ import annotations
@@ -86,6 +87,16 @@ def parse_args(argv: list[str] | None = None) -> Config:
     return Config(**vars(ap.parse_args(argv)))
 
 
+# Settings the saved model carries: a resumed run must keep them. The opponents, table sizes and
+# reward may change between sittings (they are the environments', rebuilt each time).
+PPO_FIELDS = ("n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda",
+              "clip_range", "ent_coef", "hidden", "seed")
+
+
+def _jsonable(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
 def config_command(config: Config) -> str:
     """The byapar train command that reproduces this config."""
     parts = ["byapar", "train"]
@@ -127,6 +138,8 @@ class OpponentPool:
     def _load(self, path: Path) -> LearnedPlayer:
         key = str(path)
         if key not in self._loaded:
+            keep = {str(p) for p in self.snapshots()}  # forget snapshots out of the window
+            self._loaded = {k: v for k, v in self._loaded.items() if k in keep}
             self._loaded[key] = LearnedPlayer(path)
         return self._loaded[key]
 
@@ -289,6 +302,13 @@ def train(config: Config) -> Path:
     state.setdefault("commands", [state["command"]])
     if state["commands"][-1] != config_command(config):
         state["commands"].append(config_command(config))
+    saved = json.loads((run / "config.json").read_text()) if (run / "config.json").exists() \
+        else None
+    if saved is not None and (run / "latest.zip").exists():
+        changed = [k for k in PPO_FIELDS if saved.get(k) != _jsonable(getattr(config, k))]
+        if changed:
+            raise SystemExit(f"byapar train: {run} was trained with other {', '.join(changed)}; "
+                             "a resumed run keeps its PPO settings (start a new --run-dir)")
     (run / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
     random.seed(config.seed)
     np.random.seed(config.seed)

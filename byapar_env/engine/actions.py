@@ -38,6 +38,8 @@ def _name(square: object) -> str:
 
 
 def _names(squares: tuple[int, ...]) -> str:
+    if not isinstance(squares, (tuple, list)):
+        return repr(squares)
     return ", ".join(_name(s) for s in squares) if squares else "nothing"
 
 
@@ -70,7 +72,10 @@ class Action(NamedTuple):
                 money = f"; ask Rs {-self.amount:,}"
             return (f"offer seat {self.target}: give {_names(self.give)} "
                     f"for {_names(self.take)}{money}")
-        text = _KIND_TEXT.get(k)
+        try:
+            text = _KIND_TEXT.get(k)
+        except TypeError:  # an unhashable kind
+            text = None
         if text is None:
             return f"unknown action kind {k!r}"
         if self.square != -1:
@@ -108,28 +113,36 @@ _BUY = tuple(Action(ActionKind.BUY, s) for s in range(NUM_SQUARES))
 _DECLINE = tuple(Action(ActionKind.DECLINE, s) for s in range(NUM_SQUARES))
 
 
+def _square(square: int) -> int:
+    """A square index, refusing negatives (a list would wrap them round silently)."""
+    if type(square) is not int or not 0 <= square < NUM_SQUARES:
+        raise ValueError(f"a square is a whole number from 0 to {NUM_SQUARES - 1}, "
+                         f"got {square!r}")
+    return square
+
+
 def build(square: int) -> Action:
-    return _BUILD[square]
+    return _BUILD[_square(square)]
 
 
 def sell_building(square: int) -> Action:
-    return _SELL[square]
+    return _SELL[_square(square)]
 
 
 def mortgage(square: int) -> Action:
-    return _MORTGAGE[square]
+    return _MORTGAGE[_square(square)]
 
 
 def unmortgage(square: int) -> Action:
-    return _UNMORTGAGE[square]
+    return _UNMORTGAGE[_square(square)]
 
 
 def buy(square: int) -> Action:
-    return _BUY[square]
+    return _BUY[_square(square)]
 
 
 def decline(square: int) -> Action:
-    return _DECLINE[square]
+    return _DECLINE[_square(square)]
 
 
 def bid(square: int, amount: int) -> Action:

@@ -21,6 +21,7 @@ K = ActionKind
 BANK = -1
 MAX_OFFERS_PER_TURN = 3
 _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
+_KINDS = frozenset(int(k) for k in ActionKind)
 
 
 class Phase(IntEnum):
@@ -103,6 +104,9 @@ class Game:
         rules = rules if rules is not None else Rules()
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            # random.Random folds a negative seed onto its absolute value: refuse it instead.
+            raise ValueError(f"seed must be a whole number from 0 up, or None; got {seed!r}")
         n = rules.num_players
         self.rules = rules
         self.num_players = n
@@ -290,17 +294,20 @@ class Game:
         if self.offers_made >= MAX_OFFERS_PER_TURN:
             return f"at most {MAX_OFFERS_PER_TURN} trade offers a turn, and {self.offers_made} made"
         t = offer.target
-        if not isinstance(t, int) or not 0 <= t < self.num_players or t == p or self.bankrupt[t]:
+        if type(t) is not int or not 0 <= t < self.num_players or t == p or self.bankrupt[t]:
             others = [s for s in self.active_seats() if s != p]
             return f"the other player must be a seat still in the game other than {p}: {others}"
         give, take = offer.give, offer.take
+        for side, squares in (("give", give), ("take", take)):
+            if type(squares) is not tuple or any(type(sq) is not int for sq in squares):
+                return f"{side} must be a tuple of square numbers, got {squares!r}"
         if not give and not take:
             return "a trade must include at least one place"
         for side, seat, squares in (("give", p, give), ("take", t, take)):
             if len(set(squares)) != len(squares):
                 return f"{side} names a place twice: {squares}"
             for sq in squares:
-                if not isinstance(sq, int) or not 0 <= sq < B.NUM_SQUARES or not _IS_PLACE[sq]:
+                if not 0 <= sq < B.NUM_SQUARES or not _IS_PLACE[sq]:
                     return f"{side} names {sq!r}, which is not a place"
                 if self.owner[sq] != seat:
                     return f"{side} names {B.SQUARES[sq].name}, which seat {seat} does not own"
@@ -309,7 +316,7 @@ class Game:
                     return (f"{B.SQUARES[sq].name} cannot change hands while its colour group "
                             "has buildings")
         amount = offer.amount
-        if not isinstance(amount, int) or amount % 10:
+        if type(amount) is not int or amount % 10:
             return f"trade money must be a whole multiple of Rs 10, got {amount!r}"
         payer = p if amount > 0 else t
         if abs(amount) > self.cash[payer]:
@@ -327,6 +334,8 @@ class Game:
         if ph == Phase.GAME_OVER:
             return "the game is over"
         k = action.kind
+        if not isinstance(k, ActionKind) and (type(k) is not int or k not in _KINDS):
+            return f"{k!r} is not an action kind; kinds are {[x.name for x in ActionKind]}"
         if k == K.OFFER_TRADE:
             return self.trade_error(action)
         if k == K.BID and ph == Phase.AUCTION:
