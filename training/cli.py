@@ -27,7 +27,7 @@ def arena_main(argv: list[str]) -> int:
                                  description="Computer players against each other.")
     ap.add_argument("--players", default="medium,easy,random,random",
                     help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
-                         "medium, or a checkpoint folder (default: %(default)s)")
+                         "medium, hard, or a checkpoint folder (default: %(default)s)")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=default_workers())
