@@ -33,7 +33,7 @@ PRE_ROLL_CAP = raw_env().max_pre_roll_actions  # the environment's default cap, 
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    players: tuple[str, ...] = ("medium", "easy", "random", "random")
+    players: tuple[str, ...] = ("hard", "medium", "easy", "random")
     games: int = 400
     seed: int = 0
     workers: int = 1

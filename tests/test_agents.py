@@ -120,3 +120,15 @@ def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
     game.apply(A.ROLL)
     assert game.phase == Phase.RAISE_CASH
     assert decide(MediumPlayer(), game) == A.mortgage(sq("Jumla"))
+
+
+def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:
+    """checkpoints/hard loads without the training code and plays a full legal game."""
+    from agents import LearnedPlayer
+    from agents.hard import DEFAULT_CHECKPOINT
+
+    player = make_agent("hard")
+    assert isinstance(player, LearnedPlayer) and player.folder == DEFAULT_CHECKPOINT
+    assert player.meta["training"]["steps"] > 0
+    result = play_game(ArenaConfig(players=("hard", "medium", "easy", "random")), 0)
+    assert abs(sum(result.shares) - 1.0) < 1e-9

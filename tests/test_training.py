@@ -155,6 +155,18 @@ def test_training_can_start_from_a_shipped_checkpoint(trained, tmp_path) -> None
         assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
 
 
+def test_export_of_a_pool_snapshot(trained, tmp_path) -> None:
+    from training.export import export
+
+    run, _ = trained
+    folder = export(run, "first", tmp_path, snapshot=0)
+    start, _ = load_checkpoint(run / "pool" / "step_000000000")
+    policy, meta = load_checkpoint(folder)
+    assert meta["training"]["steps"] == 0
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(start.layers, policy.layers,
+                                                           strict=True))
+
+
 def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(tmp_path)],
                           capture_output=True, text=True)

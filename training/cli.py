@@ -25,7 +25,7 @@ def arena_main(argv: list[str]) -> int:
 
     ap = argparse.ArgumentParser(prog="byapar arena",
                                  description="Computer players against each other.")
-    ap.add_argument("--players", default="medium,easy,random,random",
+    ap.add_argument("--players", default="hard,medium,easy,random",
                     help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
                          "medium, hard, or a checkpoint folder (default: %(default)s)")
     ap.add_argument("--games", type=int, default=400)
