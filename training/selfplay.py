@@ -388,20 +388,27 @@ def train(config: Config) -> Path:
 
 
 def _snapshot(model, run: Path, state: dict) -> Path:
-    """Save the model for resuming, and its policy as a numpy checkpoint into the pool."""
-    model.save(run / "latest.zip")
+    """Save the model for resuming, and its policy as a numpy checkpoint into the pool. The
+    save is written beside and renamed into place, so a run stopped mid-save still resumes."""
+    model.save(run / "latest.tmp.zip")
+    (run / "latest.tmp.zip").replace(run / "latest.zip")
     folder = run / "pool" / f"step_{model.num_timesteps:09d}"
     numpy_policy(model).save(folder, {"name": folder.name, "steps": model.num_timesteps})
     state["steps"] = model.num_timesteps
-    (run / "state.json").write_text(json.dumps(state, indent=2))
+    _write_state(run, state)
     return folder
+
+
+def _write_state(run: Path, state: dict) -> None:
+    (run / "state.tmp.json").write_text(json.dumps(state, indent=2))
+    (run / "state.tmp.json").replace(run / "state.json")
 
 
 def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> None:
     folder = _snapshot(model, run, state)
     result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers)
     state["evaluated_at"] = model.num_timesteps
-    (run / "state.json").write_text(json.dumps(state, indent=2))
+    _write_state(run, state)
     for key, value in result.items():
         logger.record(f"eval/{key}", value)
     logger.dump(model.num_timesteps)
