@@ -21,20 +21,12 @@ from byapar_env.action_table import (
     TRADE_MONEY_IDS,
     TRADE_START_IDS,
     bid_amount,
+    fixed_action_id,
 )
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Action, ActionKind, Game
 
 _TOGGLE = {a.arg: a.id for a in ACTIONS if a.kind == "trade_toggle"}
-_BY_ENGINE = {(a.kind, a.arg): a.id for a in ACTIONS}
-_KIND_NAME = {ActionKind.ROLL: "roll", ActionKind.PAY_FINE: "pay_fine",
-              ActionKind.USE_BAIL_CARD: "use_bail_card", ActionKind.BUILD: "build",
-              ActionKind.SELL_BUILDING: "sell", ActionKind.MORTGAGE: "mortgage",
-              ActionKind.UNMORTGAGE: "unmortgage", ActionKind.BUY: "buy",
-              ActionKind.DECLINE: "decline", ActionKind.DROP_OUT: "drop_out",
-              ActionKind.ACCEPT_TRADE: "accept", ActionKind.REJECT_TRADE: "reject"}
-_WITH_SQUARE = (ActionKind.BUILD, ActionKind.SELL_BUILDING, ActionKind.MORTGAGE,
-                ActionKind.UNMORTGAGE)
 
 
 def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
@@ -89,5 +81,4 @@ class EnginePlayer:
                 if bid_amount(env.game, i) == action.amount:
                     return i
             return BID_MIN_ID
-        arg = action.square if k in _WITH_SQUARE else 0
-        return _BY_ENGINE[(_KIND_NAME[k], arg)]
+        return fixed_action_id(action)

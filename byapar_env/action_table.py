@@ -129,6 +129,11 @@ def _engine_to_id_table() -> list[list[int]]:
 _ENGINE_TO_ID = _engine_to_id_table()
 
 
+def fixed_action_id(action: Action) -> int:
+    """The id of an engine action other than a bid or a trade offer."""
+    return _ENGINE_TO_ID[action.kind][action.square + 1]
+
+
 def bid_amount(game: Game, action: int) -> int:
     """The bid that a bid id stands for in the auction under way (not checked for legality)."""
     a = game.auction
@@ -240,9 +245,8 @@ def engine_action(game: Game, action: int) -> Action | None:
     """The engine action an id stands for now, or None for a trade-composition id."""
     spec = ACTIONS[action]
     k = spec.kind
-    if k in ("build", "sell", "mortgage", "unmortgage"):
-        make = {"build": A.build, "sell": A.sell_building, "mortgage": A.mortgage,
-                "unmortgage": A.unmortgage}[k]
+    make = _BY_SQUARE.get(k)
+    if make is not None:
         return make(spec.arg)
     if k == "buy":
         return A.buy(game.pending_square)
@@ -250,5 +254,10 @@ def engine_action(game: Game, action: int) -> Action | None:
         return A.decline(game.pending_square)
     if k.startswith("bid_"):
         return A.bid(game.auction.square, bid_amount(game, action))
-    return {"roll": A.ROLL, "pay_fine": A.PAY_FINE, "use_bail_card": A.USE_BAIL_CARD,
-            "drop_out": A.DROP_OUT, "accept": A.ACCEPT_TRADE, "reject": A.REJECT_TRADE}.get(k)
+    return _FIXED.get(k)
+
+
+_BY_SQUARE = {"build": A.build, "sell": A.sell_building, "mortgage": A.mortgage,
+              "unmortgage": A.unmortgage}
+_FIXED = {"roll": A.ROLL, "pay_fine": A.PAY_FINE, "use_bail_card": A.USE_BAIL_CARD,
+          "drop_out": A.DROP_OUT, "accept": A.ACCEPT_TRADE, "reject": A.REJECT_TRADE}

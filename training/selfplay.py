@@ -148,7 +148,7 @@ TABLES = [{"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None},
           {"rounds": 20}, {"rounds": 40, "starting_cash": 10_000}]
 
 
-def make_env(config: Config, rank: int):
+def make_env(config: Config):
     def thunk() -> SingleSeatEnv:
         return SingleSeatEnv(num_players=config.table_sizes, opponents=OpponentPool(config),
                              tables=TABLES, reward=config.reward)
@@ -315,7 +315,7 @@ def train(config: Config) -> Path:
     torch.manual_seed(config.seed)
     torch.set_num_threads(1)
 
-    fns = [make_env(config, i) for i in range(config.n_envs)]
+    fns = [make_env(config) for _ in range(config.n_envs)]
     venv = SubprocVecEnv(fns) if config.n_envs > 1 else DummyVecEnv(fns)
     logger = configure(str(run), ["csv", "tensorboard"])
     latest = run / "latest.zip"
