@@ -8,6 +8,7 @@ cancel); the engine sees a single offer on submit.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from .engine import Action, ActionKind, Game, Phase
@@ -171,46 +172,81 @@ def _built_groups(game: Game) -> set[tuple[int, ...]]:
     return {B.GROUP_OF[s] for s in B.CITIES if blds[s]}
 
 
-def _holders_of_tradeable_places(game: Game) -> set[int]:
-    """Seats (and -1 for the bank) holding a place whose colour group has no buildings."""
-    owner, blds = game.owner, game.buildings
-    built = {B.GROUP_OF[s] for s in B.CITIES if blds[s]}
-    return {owner[sq] for sq in B.PLACES if B.GROUP_OF[sq] not in built}
+# The colour groups, then every other place alone: for "who holds a tradeable place".
+_PLACE_GROUPS = tuple(B.GROUPS.values()) + tuple((sq,) for sq in B.PLACES
+                                                 if B.GROUP_OF[sq] is None)
 
 
-def draft_choices(game: Game, target: int) -> tuple[list[int], list[tuple[int, int]]]:
-    """For a draft to ``target``: the place ids that may be toggled, and (amount, id) of the
-    money ids whose payer holds the amount. Both depend only on the game, not on the draft."""
-    p = game.current_player
-    owner = game.owner
-    built = _built_groups(game)
-    toggles = [_TOGGLE_BASE + i for i, sq in enumerate(B.PLACES)
-               if (owner[sq] == p or owner[sq] == target) and B.GROUP_OF[sq] not in built]
-    money = [(amount, i) for amount, i in TRADE_MONEY_IDS.items()
-             if abs(amount) <= game.cash[p if amount > 0 else target]]
-    return toggles, money
+def _trade_targets(game: Game, p: int) -> list[int]:
+    """The seats ``p`` may start a trade offer to: still in the game, and one of the two holds a
+    place whose group has no buildings (a trade needs a place in it)."""
+    owner, blds, bankrupt = game.owner, game.buildings, game.bankrupt
+    holders = set()
+    for group in _PLACE_GROUPS:
+        if any(blds[s] for s in group):
+            continue
+        holders.update(owner[s] for s in group)
+        if p in holders:
+            break  # every seat still in the game may be offered something
+    mine = p in holders
+    n = game.num_players
+    return [t for t in ((p + k) % n for k in range(1, n))
+            if not bankrupt[t] and (mine or t in holders)]
+
+
+_PAY_START = TRADE_MONEY_IDS[TRADE_AMOUNTS[0]]  # "I pay" ids, ascending amounts
+_RECEIVE_START = TRADE_MONEY_IDS[-TRADE_AMOUNTS[0]]  # "they pay" ids, ascending amounts
+_PLACE_TOGGLES = tuple((sq, i) for i, sq in enumerate(B.PLACES))
+
+
+class DraftChoices:
+    """For a draft to ``target``, as a ready byte mask: every place that may be toggled (held by
+    either side, in a group without buildings) and every money amount the payer holds. They
+    depend only on the game, not on the draft, so one is built per game state."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, game: Game, target: int) -> None:
+        p = game.current_player
+        owner = game.owner
+        built = _built_groups(game)
+        group_of = B.GROUP_OF
+        self.mask = mask = bytearray(NUM_ACTIONS)
+        for sq, i in _PLACE_TOGGLES:
+            o = owner[sq]
+            if o in (p, target) and group_of[sq] not in built:
+                mask[_TOGGLE_BASE + i] = 1
+        mask[TRADE_MONEY_IDS[0]] = 1
+        pay = bisect_right(TRADE_AMOUNTS, game.cash[p])
+        mask[_PAY_START:_PAY_START + pay] = b"\x01" * pay
+        receive = bisect_right(TRADE_AMOUNTS, game.cash[target])
+        mask[_RECEIVE_START:_RECEIVE_START + receive] = b"\x01" * receive
+
+
+def draft_mask(draft: TradeDraft, max_draft_steps: int, choices: DraftChoices) -> bytearray:
+    """The legal ids while composing ``draft``, as a byte mask: cancel; submit once a place is in
+    the offer; below the step cap, every toggle (each keeps the offer valid but for needing a
+    place) and every money amount the payer holds, but the amount already set."""
+    if draft.steps >= max_draft_steps:
+        mask = bytearray(NUM_ACTIONS)
+    else:
+        mask = choices.mask[:]
+        mask[TRADE_MONEY_IDS[draft.amount]] = 0
+    mask[CANCEL_ID] = 1
+    if draft.give or draft.take:
+        mask[SUBMIT_ID] = 1
+    return mask
 
 
 def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
-              pre_roll_capped: bool, choices=None) -> list[int]:
-    """Every legal action id now, for ``game.current_player`` (with the draft, if composing).
-
-    ``choices`` may pass ``draft_choices(game, draft.target)`` computed earlier for this state.
-    """
+              pre_roll_capped: bool) -> list[int]:
+    """Every legal action id now, for ``game.current_player`` (with the draft, if composing)."""
     if game.is_over:
         return []
     p = game.current_player
     if draft is not None:
-        # Every toggle and money id keeps the draft a valid offer but for needing a place.
-        ids = [CANCEL_ID]
-        if draft.give or draft.take:
-            ids.append(SUBMIT_ID)
-        if draft.steps >= max_draft_steps:
-            return ids
-        toggles, money = choices or draft_choices(game, draft.target)
-        ids += toggles
-        ids += [i for amount, i in money if amount != draft.amount]
-        return ids
+        mask = draft_mask(draft, max_draft_steps, DraftChoices(game, draft.target))
+        return [i for i in range(NUM_ACTIONS) if mask[i]]
     ph = game.phase
     if ph == Phase.AUCTION:
         a = game.auction
@@ -228,12 +264,7 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
     ids = [table[a[0]][a[1] + 1] for a in game.legal_actions()]
     if ph == Phase.PRE_ROLL and game.can_offer_trade():
         n = game.num_players
-        holders = _holders_of_tradeable_places(game)
-        mine = p in holders
-        for k in range(1, n):
-            t = (p + k) % n
-            if not game.bankrupt[t] and (mine or t in holders):
-                ids.append(TRADE_START_IDS[k - 1])
+        ids += [TRADE_START_IDS[(t - p) % n - 1] for t in _trade_targets(game, p)]
     ids.sort()
     return ids
 

@@ -112,9 +112,10 @@ from .action_table import (
     ACTIONS,
     NUM_ACTIONS,
     SUBMIT_ID,
+    DraftChoices,
     TradeDraft,
     action_to_string,
-    draft_choices,
+    draft_mask,
     engine_action,
     legal_ids,
 )
@@ -123,6 +124,7 @@ from .engine.board import PLACES
 from .observation import (
     OBSERVATION_SIZE,
     OBSERVATION_VERSION,
+    PlaceBlocks,
     encode_engine_part,
     encode_env_part,
     observation_layout,
@@ -195,6 +197,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.game: Game | None = None
         self.draft: TradeDraft | None = None
         self._legal: list[int] | None = None
+        self._mask: bytearray | None = None
+        self._rewards_dirty = True
         self._clear_caches()
 
     def _clear_caches(self) -> None:
@@ -202,6 +206,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         # seat's observation, and the choices of a trade draft.
         self._obs_cache: dict[int, tuple[int, np.ndarray]] = {}
         self._draft_cache: tuple | None = None
+        self._engine_legal: tuple | None = None
+        self._places = PlaceBlocks()
 
     # ------------------------------------------------------------------ spaces and names
     def observation_space(self, agent: str) -> spaces.Space:
@@ -239,7 +245,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
         self._shares = self._net_worth_shares() if self.reward_mode != "outcome" else None
-        self._legal = None
+        self._legal = self._mask = None
+        self._rewards_dirty = True
         self._clear_caches()
         self._auto_play()
         # Auto-play may already have ended the game or bankrupted someone (tiny tables).
@@ -252,34 +259,52 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def legal_action_ids(self) -> list[int]:
         """The legal ids for the agent that must decide now."""
         if self._legal is None:
-            game, draft = self.game, self.draft
-            choices = None
-            if draft is not None:
-                key = (game.version, draft.target)
-                if self._draft_cache is None or self._draft_cache[0] != key:
-                    self._draft_cache = (key, draft_choices(game, draft.target))
-                choices = self._draft_cache[1]
-            self._legal = legal_ids(game, draft, self.max_trade_steps,
-                                    self.pre_roll_actions >= self.max_pre_roll_actions, choices)
+            if self.draft is not None:
+                mask = self._legal_mask()
+                self._legal = [i for i in range(NUM_ACTIONS) if mask[i]]
+            else:
+                # Keyed by the engine's state: a cancelled draft returns to the same choices.
+                key = (self.game.version, self.pre_roll_actions >= self.max_pre_roll_actions)
+                if self._engine_legal is None or self._engine_legal[0] != key:
+                    ids = legal_ids(self.game, None, self.max_trade_steps, key[1])
+                    mask = bytearray(NUM_ACTIONS)
+                    for i in ids:
+                        mask[i] = 1
+                    self._engine_legal = (key, ids, mask)
+                self._legal = self._engine_legal[1]
         return self._legal
 
+    def _legal_mask(self) -> bytearray:
+        """The legal ids now as one byte per id. While a draft is composed it comes straight from
+        the draft's choices (cached per game state), the cheap path of most decisions."""
+        if self._mask is None:
+            game, draft = self.game, self.draft
+            if draft is not None and not game.is_over:
+                key = (game.version, draft.target)
+                if self._draft_cache is None or self._draft_cache[0] != key:
+                    self._draft_cache = (key, DraftChoices(game, draft.target))
+                self._mask = draft_mask(draft, self.max_trade_steps, self._draft_cache[1])
+            else:
+                self.legal_action_ids()
+                self._mask = self._engine_legal[2]
+        return self._mask
+
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        buf = bytearray(NUM_ACTIONS)  # filled as bytes, then viewed: cheaper than fancy indexing
         seat = self.agent_name_mapping[agent or self.agent_selection]
         name = self.possible_agents[seat]
         if (not self.game.is_over and seat == self.game.current_player
                 and not self.terminations.get(name, True)
                 and not self.truncations.get(name, True)):
-            for i in self.legal_action_ids():
-                buf[i] = 1
-        return np.frombuffer(buf, np.int8)
+            return np.frombuffer(self._legal_mask()[:], np.int8)  # a copy the caller may keep
+        return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
         game = self.game
         cached = self._obs_cache.get(seat)
         if cached is None or cached[0] != game.version:
-            base = encode_engine_part(game, seat, np.empty(OBSERVATION_SIZE, np.float32))
+            base = encode_engine_part(game, seat, np.empty(OBSERVATION_SIZE, np.float32),
+                                      self._places)
             self._obs_cache[seat] = cached = (game.version, base)
         obs = encode_env_part(cached[1].copy(), game, seat, self.draft, self.pre_roll_actions,
                               self.max_pre_roll_actions, self.max_trade_steps)
@@ -291,25 +316,32 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.legal_action_ids()
-        if not isinstance(action, (int, np.integer)) or int(action) not in legal:
+        mask = self._legal_mask()
+        if (not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS
+                or not mask[action]):
+            legal = self.legal_action_ids()
             names = ", ".join(f"{i} ({ACTIONS[i].name})" for i in legal[:12])
             more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
             raise IllegalActionError(
                 f"action {action!r} is not legal for {agent} now; legal ids: {names}{more}")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewards_dirty:  # only settling sets rewards: most steps have none to clear
+            self._clear_rewards()
+            self._rewards_dirty = False
         version = self.game.version
         self._take(int(action))
         self._auto_play()
         # Rewards, bankruptcies and the end can only come from the engine or the decision cap;
         # a trade-composition step changes neither, so it skips that bookkeeping.
         if self.game.version != version or self.decisions >= self.max_decisions:
-            self._settle_rewards_and_endings()
-            if not self.game.is_over:
+            if not self._settle_rewards_and_endings():
+                # Nothing to report (the usual engine step): only the turn may have moved.
                 self.agent_selection = self.possible_agents[self.game.current_player]
-            self._accumulate_rewards()
-            self._deads_step_first()
+            else:
+                if not self.game.is_over:
+                    self.agent_selection = self.possible_agents[self.game.current_player]
+                self._accumulate_rewards()
+                self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
@@ -317,7 +349,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         """Carry out one legal id: a trade-composition step or an engine action."""
         game = self.game
         self.decisions += 1
-        self._legal = None
+        self._legal = self._mask = None
         if game.phase == Phase.PRE_ROLL:
             self.pre_roll_actions += 1
         spec = ACTIONS[action]
@@ -351,10 +383,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if not self.skip_trivial:
             return
         while not self.game.is_over and self.decisions < self.max_decisions:
-            legal = self.legal_action_ids()
-            if len(legal) != 1:
+            mask = self._legal_mask()
+            if mask.count(1) != 1:
                 return
-            self._take(legal[0])
+            self._take(mask.index(1))
 
     # ------------------------------------------------------------------ rewards and endings
     def _net_worth_shares(self) -> list[float]:
@@ -362,9 +394,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         total = sum(worth) or 1
         return [w / total for w in worth]
 
-    def _settle_rewards_and_endings(self) -> None:
+    def _settle_rewards_and_endings(self) -> bool:
+        """Hand out this step's rewards, terminations and truncations; False when there were
+        none (no dense reward, nobody out, no end, no cap), so that the step may skip the rest."""
         game = self.game
         n = self.rules.num_players
+        if (self._shares is None and not game.is_over and self.decisions < self.max_decisions
+                and game.bankrupt == self._out):
+            return False
+        self._rewards_dirty = True
         loss = -1.0 / (n - 1)
         if self._shares is not None:
             shares = self._net_worth_shares()
@@ -392,6 +430,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         elif self.decisions >= self.max_decisions:
             for a in self.agents:
                 self.truncations[a] = True
+        return True
 
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | np.ndarray | None:
@@ -466,7 +505,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         if data.get("skip_agent_selection") is not None:
             self._skip_agent_selection = data["skip_agent_selection"]
-        self._legal = None
+        self._legal = self._mask = None
+        self._rewards_dirty = True
         self._clear_caches()
 
     def clone(self) -> raw_env:

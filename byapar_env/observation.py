@@ -77,11 +77,12 @@ _GROUP_SQUARES = tuple(B.GROUPS.values())
 
 
 # The place block (owner, buildings, mortgaged, group complete) leads the vector and changes only
-# when property changes hands or is built on, so it is cached by the exact property state.
+# when property changes hands, is built on or mortgaged. ``PlaceBlocks`` keeps it from one call
+# to the next and recomputes it only when the property state differs from the one it saw.
 _PLACE_BLOCK = _O["players.present"]
-_PLACE_CACHE: dict[tuple, tuple[np.ndarray, list[int]]] = {}
 _PRICE = tuple(B.SQUARES[sq].price for sq in B.PLACES)
 _HOUSE = tuple(B.SQUARES[sq].house_cost for sq in B.PLACES)
+_PLACE_INFO = tuple(zip(B.PLACES, _PRICE, _HOUSE, strict=True))
 
 
 def _place_rows() -> np.ndarray:
@@ -99,10 +100,29 @@ def _place_rows() -> np.ndarray:
 
 
 _PLACE_ROWS = _place_rows()
-def _place_block(game: Game, me: int) -> tuple[np.ndarray, list[int]]:
-    """The place block from ``me``'s seat, and each seat's property worth (absolute seats)."""
-    n = game.num_players
-    worth = [0] * n
+
+
+def _seat_rows() -> dict[tuple[int, int], np.ndarray]:
+    """For a table of n and observer ``me``: the place rows indexed by the same formula with the
+    owner code 1 + absolute seat, so one absolute index per place serves every observer."""
+    out = {}
+    for n in range(2, SLOTS + 1):
+        for me in range(n):
+            order = []
+            for code in range(7):
+                rel = 0 if code == 0 else 1 + (code - 1 - me) % n if code <= n else code
+                for rest in range(24):
+                    order.append(rel * 24 + rest)
+            out[n, me] = _PLACE_ROWS[order]
+    return out
+
+
+_SEAT_ROWS = _seat_rows()
+
+
+def _absolute_places(game: Game) -> tuple[list[int], list[int]]:
+    """Each place's row index with absolute owner codes, and each seat's property worth."""
+    worth = [0] * game.num_players
     owner, blds, mort = game.owner, game.buildings, game.mortgaged
     complete = set()  # places whose owner holds the whole colour group
     for group in _GROUP_SQUARES:
@@ -110,16 +130,42 @@ def _place_block(game: Game, me: int) -> tuple[np.ndarray, list[int]]:
         if o >= 0 and owner[group[-1]] == o and owner[group[len(group) // 2]] == o:
             complete.update(group)  # groups have 2 or 3 places: first, middle, last cover all
     rows = []
-    for i, sq in enumerate(B.PLACES):
+    for sq, price, house in _PLACE_INFO:
         o = owner[sq]
         if o < 0:
             rows.append(0)
             continue
         b = blds[sq]
         m = mort[sq]
-        rows.append(((((1 + (o - me) % n) * 6 + b) * 2 + m) * 2) + (sq in complete))
-        worth[o] += _PRICE[i] // 2 if m else _PRICE[i] + b * _HOUSE[i]
-    return _PLACE_ROWS.take(rows, axis=0).reshape(-1), worth
+        rows.append(((((1 + o) * 6 + b) * 2 + m) * 2) + (sq in complete))
+        worth[o] += price // 2 if m else price + b * house
+    return rows, worth
+
+
+class PlaceBlocks:
+    """The place block per observer and each seat's property worth, recomputed only when the
+    game's owners, buildings or mortgages differ from the last ones seen."""
+
+    __slots__ = ("_seen", "_rows", "worth", "_blocks")
+
+    def __init__(self) -> None:
+        self._seen: tuple | None = None
+        self._rows: list[int] = []
+        self.worth: list[int] = []
+        self._blocks: dict[int, np.ndarray] = {}
+
+    def get(self, game: Game, me: int) -> np.ndarray:
+        seen = self._seen
+        if (seen is None or seen[0] != game.num_players or seen[1] != game.owner
+                or seen[2] != game.buildings or seen[3] != game.mortgaged):
+            self._seen = (game.num_players, game.owner[:], game.buildings[:], game.mortgaged[:])
+            self._rows, self.worth = _absolute_places(game)
+            self._blocks = {}
+        block = self._blocks.get(me)
+        if block is None:
+            block = self._blocks[me] = (
+                _SEAT_ROWS[game.num_players, me].take(self._rows, axis=0).reshape(-1))
+        return block
 
 
 _DECISION_INDEX = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,
@@ -142,47 +188,41 @@ def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: i
     return encode_env_part(out, game, me, draft, pre_roll_actions, pre_roll_cap, draft_cap)
 
 
-_DRAFT_FIELDS = ("trade.counterpart", "trade.places_in", "trade.places_out", "trade.money_in",
-                 "trade.draft_steps")
-
-
 def encode_env_part(out: np.ndarray, game: Game, me: int, draft, pre_roll_actions: int,
                     pre_roll_cap: int, draft_cap: int) -> np.ndarray:
     """Write the environment's part (a draft being composed, the pre-roll counter) onto ``out``,
     which holds ``encode_engine_part``'s encoding for ``me``."""
-    out[_O["turn.pre_roll_actions"]] = pre_roll_actions / pre_roll_cap
+    v = memoryview(out)
+    v[_PRE_ROLL_ACTIONS] = pre_roll_actions / pre_roll_cap
     if draft is not None and game.turn == me and not game.is_over:
-        kind = _O["decision.kind"]
-        out[kind] = 0.0
-        out[kind + 1] = 1.0
-        n = game.num_players
-        out[_O["trade.counterpart"] + (draft.target - me) % n] = 1.0
+        v[_D_KIND] = 0.0
+        v[_D_KIND + 1] = 1.0
+        v[_T_OTHER + (draft.target - me) % game.num_players] = 1.0
         for s in draft.take:
-            out[_O["trade.places_in"] + _PLACE_INDEX[s]] = 1.0
+            v[_T_IN + _PLACE_INDEX[s]] = 1.0
         for s in draft.give:
-            out[_O["trade.places_out"] + _PLACE_INDEX[s]] = 1.0
-        out[_O["trade.money_in"]] = -draft.amount / CASH_SCALE
-        out[_O["trade.draft_steps"]] = draft.steps / draft_cap
+            v[_T_OUT + _PLACE_INDEX[s]] = 1.0
+        v[_T_MONEY] = -draft.amount / CASH_SCALE
+        v[_T_STEPS] = draft.steps / draft_cap
     return out
 
 
-def encode_engine_part(game: Game, me: int, out: np.ndarray) -> np.ndarray:
-    """Write everything the engine's state shows seat ``me`` into ``out``."""
+def encode_engine_part(game: Game, me: int, out: np.ndarray,
+                       places: PlaceBlocks | None = None) -> np.ndarray:
+    """Write everything the engine's state shows seat ``me`` into ``out``. ``places`` keeps the
+    place block between calls (an environment holds one); without it the block is computed."""
     n = game.num_players
-    owner, blds, mort = game.owner, game.buildings, game.mortgaged
-    key = (me, n, *owner, *blds, *mort)
-    cached = _PLACE_CACHE.get(key)
-    if cached is None:
-        cached = _place_block(game, me)
-        if len(_PLACE_CACHE) > 4096:
-            _PLACE_CACHE.clear()
-        _PLACE_CACHE[key] = cached
-    block, worth = cached
-    out.fill(0.0)
+    if places is None:
+        places = PlaceBlocks()
+    block = places.get(game, me)
+    worth = places.worth
+    template = _TEMPLATES.get(game.rules)
+    if template is None:
+        template = _TEMPLATES[game.rules] = _template(game)
+    out[:] = template
     out[:_PLACE_BLOCK] = block
-    # One scatter for everything else: indices and values side by side.
-    idx: list[int] = []
-    val: list[float] = []
+    # Single items through a memoryview: far cheaper than numpy item or fancy assignment.
+    v = memoryview(out)
     cash, position, bankrupt = game.cash, game.position, game.bankrupt
     misses, bail, in_jail = game.jail_misses, game.bail_cards, game.in_jail
     for r in range(n):
@@ -192,75 +232,66 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray) -> np.ndarray:
         if bankrupt[s]:
             continue
         c = cash[s]
-        idx += (_P_PRESENT + r, _P_POSITION + r * B.NUM_SQUARES + position[s], _P_CASH + r,
-                _P_WORTH + r, _P_MISSES + r, _P_BAIL + r)
-        val += (1.0, 1.0, c / CASH_SCALE, (c + worth[s]) / WORTH_SCALE, misses[s] / 3.0,
-                float(len(bail[s])))
+        v[_P_PRESENT + r] = 1.0
+        v[_P_POSITION + r * B.NUM_SQUARES + position[s]] = 1.0
+        v[_P_CASH + r] = c / CASH_SCALE
+        v[_P_WORTH + r] = (c + worth[s]) / WORTH_SCALE
+        v[_P_MISSES + r] = misses[s] / 3.0
+        v[_P_BAIL + r] = float(len(bail[s]))
         if in_jail[s]:
-            idx.append(_P_JAIL + r)
-            val.append(1.0)
+            v[_P_JAIL + r] = 1.0
     if not game.is_over:
         ph = game.phase
-        idx += (_P_TURN + (game.turn - me) % n, _D_KIND + _DECISION_INDEX[ph])
-        val += (1.0, 1.0)
+        v[_P_TURN + (game.turn - me) % n] = 1.0
+        v[_D_KIND + _DECISION_INDEX[ph]] = 1.0
         if ph == Phase.BUY:
-            idx.append(_D_PLACE + _PLACE_INDEX[game.pending_square])
-            val.append(1.0)
+            v[_D_PLACE + _PLACE_INDEX[game.pending_square]] = 1.0
         elif ph == Phase.AUCTION:
             a = game.auction
-            idx += (_D_PLACE + _PLACE_INDEX[a.square], _A_HIGH)
-            val += (1.0, a.high / CASH_SCALE)
+            v[_D_PLACE + _PLACE_INDEX[a.square]] = 1.0
+            v[_A_HIGH] = a.high / CASH_SCALE
             if a.holder >= 0:
-                idx.append(_A_HOLDER + (a.holder - me) % n)
-                val.append(1.0)
+                v[_A_HOLDER + (a.holder - me) % n] = 1.0
             for s in a.bidders:
-                idx.append(_A_IN + (s - me) % n)
-                val.append(1.0)
+                v[_A_IN + (s - me) % n] = 1.0
         elif ph == Phase.RAISE_CASH:
             owed = game.debt_owed()
-            idx += (_DEBT_OWED, _DEBT_SHORT)
-            val += (owed / CASH_SCALE, (owed - cash[game.current_player]) / CASH_SCALE)
+            v[_DEBT_OWED] = owed / CASH_SCALE
+            v[_DEBT_SHORT] = (owed - cash[game.current_player]) / CASH_SCALE
         # An offer the observer must answer (a draft is the environment's, see encode_env_part).
         elif ph == Phase.TRADE_ANSWER and game.offer is not None:
             offerer, offer = game.offer
             if offer.target == me:
-                idx += (_T_OTHER + (offerer - me) % n, _T_MONEY)
-                val += (1.0, offer.amount / CASH_SCALE)
+                v[_T_OTHER + (offerer - me) % n] = 1.0
+                v[_T_MONEY] = offer.amount / CASH_SCALE
                 for s in offer.give:
-                    idx.append(_T_IN + _PLACE_INDEX[s])
-                    val.append(1.0)
+                    v[_T_IN + _PLACE_INDEX[s]] = 1.0
                 for s in offer.take:
-                    idx.append(_T_OUT + _PLACE_INDEX[s])
-                    val.append(1.0)
+                    v[_T_OUT + _PLACE_INDEX[s]] = 1.0
     limit = game.rules.round_limit
-    idx += (_ROUND, _ROUNDS_LEFT, _DICE, _DICE + 1, _DOUBLES, _OFFERS)
-    val += (game.round / limit, (limit - game.round) / limit, game.dice[0] / 6.0,
-            game.dice[1] / 6.0, game.doubles / 3.0, game.offers_made / 3.0)
-    options = _OPTIONS.get(game.rules)
-    if options is None:
-        options = _OPTIONS[game.rules] = _options(game)
-    idx += options[0]
-    val += options[1]
-    out[idx] = val
+    v[_ROUND] = game.round / limit
+    v[_ROUNDS_LEFT] = (limit - game.round) / limit
+    v[_DICE] = game.dice[0] / 6.0
+    v[_DICE + 1] = game.dice[1] / 6.0
+    v[_DOUBLES] = game.doubles / 3.0
+    v[_OFFERS] = game.offers_made / 3.0
     return out
 
 
-def _options(game: Game) -> tuple[list[int], list[float]]:
-    """The table options' part of the vector, the same for a whole game."""
+def _template(game: Game) -> np.ndarray:
+    """The vector before a position is written: zeros but for the table options, which are the
+    same for a whole game."""
+    out = np.zeros(OBSERVATION_SIZE, np.float32)
     rules = game.rules
-    idx = [_O["options.rounds"], _O["options.starting_cash"],
-           _O["options.players"] + game.num_players - 2]
-    val = [rules.round_limit / 100.0, rules.starting_cash / 20_000.0, 1.0]
-    if rules.rounds is None:
-        idx.append(_O["options.until_one_left"])
-        val.append(1.0)
-    if rules.auctions:
-        idx.append(_O["options.auctions"])
-        val.append(1.0)
-    return idx, val
+    out[_O["options.rounds"]] = rules.round_limit / 100.0
+    out[_O["options.starting_cash"]] = rules.starting_cash / 20_000.0
+    out[_O["options.players"] + game.num_players - 2] = 1.0
+    out[_O["options.until_one_left"]] = rules.rounds is None
+    out[_O["options.auctions"]] = rules.auctions
+    return out
 
 
-_OPTIONS: dict = {}
+_TEMPLATES: dict = {}
 (_P_PRESENT, _P_POSITION, _P_CASH, _P_WORTH, _P_MISSES, _P_BAIL, _P_JAIL, _P_TURN, _D_KIND,
  _D_PLACE, _A_HIGH, _A_HOLDER, _A_IN, _DEBT_OWED, _DEBT_SHORT, _T_OTHER, _T_MONEY, _T_IN, _T_OUT,
  _ROUND, _ROUNDS_LEFT, _DICE, _DOUBLES, _OFFERS) = (_O[k] for k in (
@@ -270,3 +301,4 @@ _OPTIONS: dict = {}
     "debt.owed", "debt.shortfall", "trade.counterpart", "trade.money_in", "trade.places_in",
     "trade.places_out", "turn.round", "turn.rounds_left", "turn.dice", "turn.doubles",
     "turn.offers_made"))
+_PRE_ROLL_ACTIONS, _T_STEPS = _O["turn.pre_roll_actions"], _O["trade.draft_steps"]
