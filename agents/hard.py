@@ -1,6 +1,9 @@
-"""The hard player: a policy learned by self-play, read from ``checkpoints/hard/``.
+"""The hard player: policies learned by self-play, read from ``checkpoints/hard/``.
 
-It reads only its observation and mask and plays the most likely legal action. Loading needs
+It reads only its observation and mask and plays the most likely legal action. A checkpoint may
+name table specialists in its ``meta.json`` (``"table_specialists": {"2": "table_2"}``): a
+sub-folder holding a checkpoint trained further on tables of that size, played when the game
+started with that many players; the folder's own policy plays every other table. Loading needs
 numpy alone; a checkpoint made for another observation layout, action table or board, or a
 damaged one, is refused with ``CheckpointError``.
 """
@@ -10,8 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .network import load_checkpoint
+from .network import CheckpointError, NumpyPolicy, load_checkpoint
 
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hard"
 
@@ -23,7 +27,34 @@ class LearnedPlayer:
         self.folder = Path(folder)
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
+        self.specialists: dict[int, NumpyPolicy] = {
+            size: load_checkpoint(sub)[0] for size, sub in specialist_folders(self.folder,
+                                                                              self.meta).items()}
+
+    def policy_for(self, num_players: int) -> NumpyPolicy:
+        """The policy that plays a table of ``num_players``."""
+        return self.specialists.get(num_players, self.policy)
 
     def act(self, env: raw_env, seat: int) -> int:
         obs = env.observe(env.possible_agents[seat])
-        return self.policy.act(obs["observation"], obs["action_mask"])
+        policy = self.policy_for(len(env.possible_agents))
+        return policy.act(obs["observation"], obs["action_mask"])
+
+
+def specialist_folders(folder: Path, meta: dict) -> dict[int, Path]:
+    """The table specialists a checkpoint's meta.json names, checked: {table size: folder}."""
+    named = meta.get("table_specialists", {})
+    if not isinstance(named, dict):
+        raise CheckpointError(f"checkpoint {folder}: table_specialists must map a table size "
+                              f"to a sub-folder, got {named!r}")
+    out = {}
+    for key, sub in named.items():
+        size = int(key) if isinstance(key, str) and key.isdigit() else None
+        if size is None or not MIN_PLAYERS <= size <= MAX_PLAYERS:
+            raise CheckpointError(f"checkpoint {folder}: table_specialists key {key!r} is not a "
+                                  f"table size from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if not isinstance(sub, str) or not sub or "/" in sub or "\\" in sub or sub in (".", ".."):
+            raise CheckpointError(f"checkpoint {folder}: table_specialists[{key!r}] must name a "
+                                  f"sub-folder of the checkpoint, got {sub!r}")
+        out[size] = folder / sub
+    return out

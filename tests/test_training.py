@@ -171,3 +171,85 @@ def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "holds latest.zip" in done.stderr
+
+
+def test_a_table_specialist_plays_its_table_size_only(trained, tmp_path) -> None:
+    from training.export import export
+
+    run, shipped = trained
+    folder = copy_checkpoint(shipped, tmp_path / "hard")
+    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
+                           "hard", "--out", str(tmp_path), "--snapshot", "0", "--table-size",
+                           "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["table_specialists"] == {"2": "table_2"}
+    player = LearnedPlayer(folder)
+    start, _ = load_checkpoint(run / "pool" / "step_000000000")
+    main, _ = load_checkpoint(shipped)
+    assert all(np.array_equal(a[0], b[0])
+               for a, b in zip(player.policy_for(2).layers, start.layers, strict=True))
+    for size in (3, 4, 6):
+        assert all(np.array_equal(a[0], b[0])
+                   for a, b in zip(player.policy_for(size).layers, main.layers, strict=True))
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def act(self, observation, mask) -> int:
+            self.calls += 1
+            return int(np.flatnonzero(mask)[0])
+
+    player.specialists[2] = heads_up = Recorder()
+    player.policy = general = Recorder()
+    for size, used in ((2, heads_up), (3, general)):
+        env = byapar_v0.raw_env(num_players=size)
+        env.reset(seed=0)
+        player.act(env, env.agent_name_mapping[env.agent_selection])
+        assert used.calls == 1
+    # Exporting the main policy again keeps the specialist.
+    export(run, "hard", tmp_path)
+    assert json.loads((folder / "meta.json").read_text())["table_specialists"] == {"2": "table_2"}
+    result = play_game(ArenaConfig(players=(str(folder), "medium")), 0)
+    assert abs(sum(result.shares) - 1) < 1e-9
+
+
+@pytest.mark.parametrize(("specialists", "message"), [
+    ({"7": "table_2"}, "is not a table size"),
+    ({"two": "table_2"}, "is not a table size"),
+    ({"2": "../elsewhere"}, "must name a sub-folder"),
+    ({"2": "missing"}, "has no meta.json"),
+    (["table_2"], "must map a table size"),
+])
+def test_bad_table_specialists_are_refused(trained, tmp_path, specialists, message) -> None:
+    folder = copy_checkpoint(trained[1], tmp_path / "ck")
+    copy_checkpoint(trained[1], folder / "table_2")
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["table_specialists"] = specialists
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match=message):
+        LearnedPlayer(folder)
+
+
+def test_a_mismatched_specialist_is_refused(trained, tmp_path) -> None:
+    folder = copy_checkpoint(trained[1], tmp_path / "ck")
+    sub = copy_checkpoint(trained[1], folder / "table_2")
+    meta = json.loads((sub / "meta.json").read_text())
+    meta["board_hash"] = "0000000000000000"
+    (sub / "meta.json").write_text(json.dumps(meta))
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["table_specialists"] = {"2": "table_2"}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="table_2 was made for board_hash"):
+        make_agent(str(folder))
+
+
+def test_specialist_export_needs_a_checkpoint_and_a_table_size(trained, tmp_path) -> None:
+    run, _ = trained
+    for args, message in ((["--table-size", "9"], "--table-size must be from 2 to 6"),
+                          (["--table-size", "2"], "has no meta.json")):
+        done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run),
+                               "--name", "nothing", "--out", str(tmp_path), *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr

@@ -2,7 +2,10 @@
 
 Writes ``checkpoints/<name>/``: ``weights.npz`` (the policy as numpy layers) and ``meta.json``
 (observation and action versions, board hash, the training command, steps, games, wall time and
-the run's evaluations).
+the run's evaluations). With ``--table-size N`` the run is exported as that checkpoint's
+specialist for tables of N players instead: into ``checkpoints/<name>/table_N/``, named in the
+checkpoint's ``meta.json`` (``table_specialists``). Exporting the main policy again keeps the
+specialists already there.
 """
 
 from __future__ import annotations
@@ -13,13 +16,25 @@ import json
 import sys
 from pathlib import Path
 
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpoints",
-           snapshot: int | None = None) -> Path:
-    """Export the run's last save, or with ``snapshot`` the pool snapshot of that step."""
+           snapshot: int | None = None, table_size: int | None = None) -> Path:
+    """Export the run's last save, or with ``snapshot`` the pool snapshot of that step; with
+    ``table_size``, as the specialist of checkpoint ``name`` for tables of that size."""
+    from agents.hard import specialist_folders
+    from agents.network import load_checkpoint
+
     run = Path(run_dir)
+    parent = Path(out_dir) / name
+    if table_size is not None:
+        if not MIN_PLAYERS <= table_size <= MAX_PLAYERS:
+            raise ValueError(f"--table-size must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                             f"got {table_size}")
+        _, parent_meta = load_checkpoint(parent)  # the main policy must be there already
     latest = run / "latest.zip"
     if not latest.is_file():
         raise FileNotFoundError(f"no {latest}: a run folder of byapar train holds latest.zip")
@@ -31,8 +46,6 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
         model = MaskablePPO.load(latest, device="cpu")
         policy, steps = numpy_policy(model), int(model.num_timesteps)
     else:
-        from agents.network import load_checkpoint
-
         folder = run / "pool" / f"step_{snapshot:09d}"
         if not folder.is_dir():
             raise FileNotFoundError(f"no snapshot {folder}")
@@ -45,9 +58,16 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
         with (run / "eval.csv").open() as f:
             evals = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
     at = next((r for r in evals if int(r["steps"]) == steps), {})
-    folder = Path(out_dir) / name
+    if table_size is not None:
+        folder = parent / f"table_{table_size}"
+        label = f"{name} at tables of {table_size}"
+    else:
+        folder, label = parent, name
+        # Exporting the main policy again keeps the specialists it has.
+        old = parent / "meta.json"
+        kept = json.loads(old.read_text()).get("table_specialists", {}) if old.is_file() else {}
     policy.save(folder, {
-        "name": name,
+        "name": label,
         "training": {"command": state.get("command", ""),
                      "commands": state.get("commands", [state.get("command", "")]),
                      "config": config,
@@ -58,6 +78,14 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
                      "imitation_seconds": state.get("imitation_seconds")},
         "evaluation": evals,
     })
+    if table_size is not None:
+        parent_meta.setdefault("table_specialists", {})[str(table_size)] = folder.name
+        (parent / "meta.json").write_text(json.dumps(parent_meta, indent=2) + "\n")
+    elif kept:
+        meta = json.loads((folder / "meta.json").read_text())
+        meta["table_specialists"] = kept
+        (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    specialist_folders(parent, json.loads((parent / "meta.json").read_text()))
     return folder
 
 
@@ -67,10 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="hard")
     ap.add_argument("--out", default=str(ROOT / "checkpoints"))
     ap.add_argument("--snapshot", type=int, help="export the pool snapshot of this step")
+    ap.add_argument("--table-size", type=int,
+                    help="export as the checkpoint's specialist for tables of this many players")
     args = ap.parse_args(argv)
     try:
-        folder = export(args.run, args.name, args.out, args.snapshot)
-    except FileNotFoundError as exc:
+        folder = export(args.run, args.name, args.out, args.snapshot, args.table_size)
+    except (FileNotFoundError, ValueError) as exc:
         print(f"byapar export: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {folder}")
