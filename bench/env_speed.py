@@ -2,8 +2,11 @@
 
     python -m bench.env_speed [--games 30] [--players 4] [--repeats 5]
 
-Decisions per second through ``raw_env`` and through ``env()`` (PettingZoo's wrappers), each the
-median of the repeats, beside a fixed pure-Python baseline timed before each run.
+Decisions per second through ``raw_env`` and through ``env()`` (PettingZoo's wrappers), and
+learner steps per second of the single-seat view (``SingleSeatEnv``, random opponents: a step
+includes the opponents' decisions up to the learner's next one), each the median of the repeats,
+beside a fixed pure-Python baseline timed before each run. The time includes the random agent
+itself (reading the mask and drawing one legal id).
 """
 
 from __future__ import annotations
@@ -12,10 +15,9 @@ import argparse
 import random
 import time
 
-import numpy as np
-
 from bench.common import median_runs
 from byapar_env import byapar_v0
+from byapar_env.single_seat import SingleSeatEnv
 
 
 def play(make, games: int, players: int, seed: int) -> float:
@@ -30,9 +32,24 @@ def play(make, games: int, players: int, seed: int) -> float:
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            env.step(choice(obs["action_mask"].nonzero()[0].tolist()))
             decisions += 1
     return decisions / (time.perf_counter() - start)
+
+
+def play_single_seat(games: int, players: int, seed: int) -> float:
+    choice = random.Random(seed).choice
+    env = SingleSeatEnv(num_players=players)
+    steps = 0
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        done = False
+        while not done:
+            _, _, term, trunc, _ = env.step(choice(env.action_masks().nonzero()[0].tolist()))
+            done = term or trunc
+            steps += 1
+    return steps / (time.perf_counter() - start)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,15 +62,18 @@ def main(argv: list[str] | None = None) -> None:
 
     def run() -> dict:
         return {"raw_env": play(byapar_v0.raw_env, args.games, args.players, args.seed),
-                "env": play(byapar_v0.env, args.games, args.players, args.seed)}
+                "env": play(byapar_v0.env, args.games, args.players, args.seed),
+                "single_seat": play_single_seat(args.games, args.players, args.seed)}
 
     fig, base = median_runs(run, args.repeats)
     print(f"environment, masked random play, {args.players} players, {args.games} games x "
           f"{args.repeats} runs (medians)")
     for name in ("raw_env", "env"):
-        print(f"  {name:<8} decisions/s {fig[name]:>10,.0f}   per baseline op "
+        print(f"  {name:<11} decisions/s {fig[name]:>10,.0f}   per baseline op "
               f"{fig[name] / base:.4f}")
-    print(f"  baseline ops/s       {base:>10,.0f}  (fixed pure-Python loop)")
+    print(f"  single_seat steps/s     {fig['single_seat']:>10,.0f}   per baseline op "
+          f"{fig['single_seat'] / base:.4f}")
+    print(f"  baseline ops/s          {base:>10,.0f}  (fixed pure-Python loop)")
 
 
 if __name__ == "__main__":

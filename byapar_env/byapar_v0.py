@@ -259,7 +259,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def legal_action_ids(self) -> list[int]:
         """The legal ids for the agent that must decide now."""
         if self._legal is None:
-            if self.draft is not None:
+            if self.draft is not None and not self.game.is_over:
                 mask = self._legal_mask()
                 self._legal = [i for i in range(NUM_ACTIONS) if mask[i]]
             else:
@@ -291,11 +291,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         seat = self.agent_name_mapping[agent or self.agent_selection]
-        name = self.possible_agents[seat]
-        if (not self.game.is_over and seat == self.game.current_player
-                and not self.terminations.get(name, True)
-                and not self.truncations.get(name, True)):
-            return np.frombuffer(self._legal_mask()[:], np.int8)  # a copy the caller may keep
+        game = self.game
+        if seat == game.current_player and not game.is_over:
+            name = self.possible_agents[seat]
+            if not self.terminations.get(name, True) and not self.truncations.get(name, True):
+                mask = self._mask or self._legal_mask()
+                return np.frombuffer(mask[:], np.int8)  # a copy the caller may keep
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
@@ -316,7 +317,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        mask = self._legal_mask()
+        mask = self._mask or self._legal_mask()
         if (not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS
                 or not mask[action]):
             legal = self.legal_action_ids()
@@ -382,8 +383,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def _auto_play(self) -> None:
         if not self.skip_trivial:
             return
-        while not self.game.is_over and self.decisions < self.max_decisions:
-            mask = self._legal_mask()
+        game = self.game
+        while self.decisions < self.max_decisions and not game.is_over:
+            mask = self._mask or self._legal_mask()
             if mask.count(1) != 1:
                 return
             self._take(mask.index(1))

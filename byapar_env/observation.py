@@ -143,29 +143,54 @@ def _absolute_places(game: Game) -> tuple[list[int], list[int]]:
 
 
 class PlaceBlocks:
-    """The place block per observer and each seat's property worth, recomputed only when the
-    game's owners, buildings or mortgages differ from the last ones seen."""
+    """The place block per observer and each seat's property worth, kept between calls: rebuilt
+    when places change hands, patched row by row when only buildings or mortgages change."""
 
-    __slots__ = ("_seen", "_rows", "worth", "_blocks")
+    __slots__ = ("_n", "_owner", "_blds", "_mort", "_rows", "worth", "_blocks")
 
     def __init__(self) -> None:
-        self._seen: tuple | None = None
+        self._n = 0
+        self._owner: list[int] = []
+        self._blds: list[int] = []
+        self._mort: list[bool] = []
         self._rows: list[int] = []
         self.worth: list[int] = []
         self._blocks: dict[int, np.ndarray] = {}
 
     def get(self, game: Game, me: int) -> np.ndarray:
-        seen = self._seen
-        if (seen is None or seen[0] != game.num_players or seen[1] != game.owner
-                or seen[2] != game.buildings or seen[3] != game.mortgaged):
-            self._seen = (game.num_players, game.owner[:], game.buildings[:], game.mortgaged[:])
+        owner, blds, mort = game.owner, game.buildings, game.mortgaged
+        if self._n != game.num_players or owner != self._owner:
+            self._n = game.num_players
+            self._owner, self._blds, self._mort = owner[:], blds[:], mort[:]
             self._rows, self.worth = _absolute_places(game)
             self._blocks = {}
+        elif blds != self._blds or mort != self._mort:
+            self._patch(blds, mort)
         block = self._blocks.get(me)
         if block is None:
             block = self._blocks[me] = (
-                _SEAT_ROWS[game.num_players, me].take(self._rows, axis=0).reshape(-1))
+                _SEAT_ROWS[self._n, me].take(self._rows, axis=0).reshape(-1))
         return block
+
+    def _patch(self, blds: list[int], mort: list[bool]) -> None:
+        """Rewrite the rows of places whose buildings or mortgage changed (same owners, so the
+        group-complete flags stand)."""
+        old_b, old_m, owner, rows, worth = self._blds, self._mort, self._owner, self._rows, \
+            self.worth
+        for i, sq, price, house in _PLACE_ENUM:
+            b, m = blds[sq], mort[sq]
+            if b == old_b[sq] and m == old_m[sq]:
+                continue
+            o = owner[sq]
+            worth[o] += ((price // 2 if m else price + b * house)
+                         - (price // 2 if old_m[sq] else price + old_b[sq] * house))
+            rows[i] = row = (((1 + o) * 6 + b) * 2 + m) * 2 + (rows[i] & 1)
+            for seat, block in self._blocks.items():
+                block[i * 10:i * 10 + 10] = _SEAT_ROWS[self._n, seat][row]
+        self._blds, self._mort = blds[:], mort[:]
+
+
+_PLACE_ENUM = tuple((i, sq, price, house) for i, (sq, price, house) in enumerate(_PLACE_INFO))
 
 
 _DECISION_INDEX = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,

@@ -1,0 +1,24 @@
+"""The benchmark scripts run (on a tiny budget) and print their figures; speed itself is
+measured by running them, never asserted by a test."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import arena_speed, engine_speed, env_speed
+
+
+@pytest.mark.parametrize(("bench", "args", "lines"), [
+    (engine_speed, ["--games", "2", "--repeats", "1"], ["decisions/s", "baseline ops/s"]),
+    (env_speed, ["--games", "1", "--repeats", "1"],
+     ["raw_env     decisions/s", "env         decisions/s", "single_seat steps/s",
+      "baseline ops/s"]),
+    (arena_speed, ["--games", "2", "--repeats", "1"], ["games_per_s", "baseline ops/s"]),
+])
+def test_benchmarks_print_their_figures(bench, args, lines, capsys) -> None:
+    bench.main(args)
+    out = capsys.readouterr().out
+    for line in lines:
+        assert re.search(re.escape(line) + r".*\d", out), (line, out)
