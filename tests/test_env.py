@@ -11,9 +11,20 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from byapar_env import byapar_v0
-from byapar_env.action_table import ACTIONS, NUM_ACTIONS, action_to_string, engine_action
+from byapar_env.action_table import (
+    ACTION_VERSION,
+    ACTIONS,
+    NUM_ACTIONS,
+    action_to_string,
+    engine_action,
+)
 from byapar_env.engine import IllegalActionError, Phase
-from byapar_env.observation import OBSERVATION_SIZE, encode, observation_layout
+from byapar_env.observation import (
+    OBSERVATION_SIZE,
+    OBSERVATION_VERSION,
+    encode,
+    observation_layout,
+)
 
 TABLES = [(n, auctions) for n in range(2, 7) for auctions in (True, False)]
 
@@ -287,3 +298,29 @@ def test_numpy_ids_and_seeds_are_accepted() -> None:
     f = byapar_v0.raw_env(num_players=2)
     f.reset(seed=3)
     assert e.save_state() == f.save_state()
+
+
+# Digests of the observations and masks of 400 seeded masked-random decisions. The shipped
+# checkpoints read exactly this encoding: a change to it must come with new OBSERVATION_VERSION /
+# ACTION_VERSION numbers (and new digests here), never silently with a speed-up.
+ENCODING_DIGESTS = {2: "2f349020a1047ab8", 4: "e582de94208116f6", 6: "cce798537041f0d7"}
+
+
+@pytest.mark.parametrize("n", sorted(ENCODING_DIGESTS))
+def test_the_encoding_is_pinned(n: int) -> None:
+    import hashlib
+
+    env = byapar_v0.raw_env(num_players=n)
+    env.reset(seed=11)
+    rng = random.Random(11)
+    digest = hashlib.sha256()
+    for _agent in env.agent_iter(max_iter=400):
+        obs, _, term, trunc, _ = env.last()
+        digest.update(obs["observation"].tobytes())
+        digest.update(obs["action_mask"].tobytes())
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert (OBSERVATION_VERSION, ACTION_VERSION) == (1, 1)
+    assert digest.hexdigest()[:16] == ENCODING_DIGESTS[n]
