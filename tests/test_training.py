@@ -253,3 +253,19 @@ def test_specialist_export_needs_a_checkpoint_and_a_table_size(trained, tmp_path
                                "--name", "nothing", "--out", str(tmp_path), *args],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr
+
+
+def test_the_training_plot_draws_a_run_and_its_branch(tmp_path) -> None:
+    from training.plot import main as plot_main
+
+    header = ("steps,wall_seconds,episodes,vs3medium_win_rate,vs3medium_ci_low,"
+              "vs3medium_ci_high,vs1medium_win_rate,vs1medium_ci_low,vs1medium_ci_high\n")
+    main, branch = tmp_path / "main", tmp_path / "branch"
+    main.mkdir()
+    branch.mkdir()
+    first = "250000,10,5,0.3,0.2,0.4,0.5,0.4,0.6\n"
+    (main / "eval.csv").write_text(header + first)
+    (branch / "eval.csv").write_text(header + first + "500000,20,9,0.4,0.3,0.5,0.7,0.6,0.8\n")
+    out = tmp_path / "training.png"
+    assert plot_main([str(main), str(out), "--branch", str(branch)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
