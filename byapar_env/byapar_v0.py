@@ -93,6 +93,12 @@ state: the trade draft, counters, rewards); ``env.load_state(text)`` restores it
 ``env.clone()`` returns an independent copy. ``pickle`` and ``copy.deepcopy`` go through the
 same state, so a live environment survives both.
 
+Speed
+-----
+Observations and masks are derived once per game state and patched rather than rebuilt (the
+place rows change only with property; a draft's mask only with its own steps). ``python -m
+bench.env_speed`` measures masked random play; the README gives the figures.
+
 Version history
 ---------------
 - v0 (byapar_env 0.1.0): first release; observation version 1.
