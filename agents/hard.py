@@ -10,6 +10,7 @@ damaged one, is refused with ``CheckpointError``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from byapar_env.byapar_v0 import raw_env
@@ -17,6 +18,7 @@ from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
 
+_FOLDER_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hard"
 
 
@@ -48,13 +50,14 @@ def specialist_folders(folder: Path, meta: dict) -> dict[int, Path]:
         raise CheckpointError(f"checkpoint {folder}: table_specialists must map a table size "
                               f"to a sub-folder, got {named!r}")
     out = {}
+    sizes = {str(n): n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
     for key, sub in named.items():
-        size = int(key) if isinstance(key, str) and key.isdigit() else None
-        if size is None or not MIN_PLAYERS <= size <= MAX_PLAYERS:
+        if key not in sizes:
             raise CheckpointError(f"checkpoint {folder}: table_specialists key {key!r} is not a "
                                   f"table size from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if not isinstance(sub, str) or not sub or "/" in sub or "\\" in sub or sub in (".", ".."):
+        if not isinstance(sub, str) or not _FOLDER_NAME.fullmatch(sub) or sub in (".", ".."):
             raise CheckpointError(f"checkpoint {folder}: table_specialists[{key!r}] must name a "
-                                  f"sub-folder of the checkpoint, got {sub!r}")
-        out[size] = folder / sub
+                                  f"sub-folder of the checkpoint (letters, digits, _ . -), "
+                                  f"got {sub!r}")
+        out[sizes[key]] = folder / sub
     return out

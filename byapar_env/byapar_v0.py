@@ -118,6 +118,7 @@ from .action_table import (
     ACTIONS,
     NUM_ACTIONS,
     SUBMIT_ID,
+    TRADE_MONEY_IDS,
     DraftChoices,
     TradeDraft,
     action_to_string,
@@ -148,6 +149,24 @@ def env(**kwargs) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def _check_draft(draft: TradeDraft, game: Game) -> None:
+    """A saved draft must be one the environment could have composed in that game."""
+    p = game.current_player
+    if not (0 <= draft.target < game.num_players and draft.target != p
+            and not game.bankrupt[draft.target]):
+        raise ValueError(f"draft target {draft.target!r} is not another seat still in the game")
+    if draft.amount not in TRADE_MONEY_IDS:
+        raise ValueError(f"draft amount {draft.amount!r} is not one of the trade amounts")
+    places = set(PLACES)
+    if not (draft.give <= places and draft.take <= places and not draft.give & draft.take):
+        raise ValueError("draft places must be distinct places of the board")
+    if any(game.owner[s] != p for s in draft.give) or any(
+            game.owner[s] != draft.target for s in draft.take):
+        raise ValueError("a draft gives the composer's places and asks for the target's")
+    if not isinstance(draft.steps, int) or draft.steps < 0:
+        raise ValueError(f"draft steps must be a whole number of at least 0, got {draft.steps!r}")
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -202,9 +221,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._seeder = random.Random()
         self.game: Game | None = None
         self.draft: TradeDraft | None = None
-        self._legal: list[int] | None = None
+        self._legal: tuple[int, ...] | None = None
         self._mask: bytearray | None = None
         self._rewards_dirty = True
+        self._clear_caches()
+
+    def game_changed(self) -> None:
+        """Forget everything derived from the game: call it after changing ``self.game`` by hand
+        (tests that set up a position do), since the environment caches per game version."""
+        self._legal = self._mask = None
         self._clear_caches()
 
     def _clear_caches(self) -> None:
@@ -263,16 +288,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     # ------------------------------------------------------------------ observing
     def legal_action_ids(self) -> list[int]:
-        """The legal ids for the agent that must decide now."""
+        """The legal ids for the agent that must decide now (a new list, the caller's own)."""
+        return list(self._legal_ids())
+
+    def _legal_ids(self) -> tuple[int, ...]:
         if self._legal is None:
             if self.draft is not None and not self.game.is_over:
                 mask = self._legal_mask()
-                self._legal = [i for i in range(NUM_ACTIONS) if mask[i]]
+                self._legal = tuple(i for i in range(NUM_ACTIONS) if mask[i])
             else:
                 # Keyed by the engine's state: a cancelled draft returns to the same choices.
                 key = (self.game.version, self.pre_roll_actions >= self.max_pre_roll_actions)
                 if self._engine_legal is None or self._engine_legal[0] != key:
-                    ids = legal_ids(self.game, None, self.max_trade_steps, key[1])
+                    ids = tuple(legal_ids(self.game, None, self.max_trade_steps, key[1]))
                     mask = bytearray(NUM_ACTIONS)
                     for i in ids:
                         mask[i] = 1
@@ -291,7 +319,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                     self._draft_cache = (key, DraftChoices(game, draft.target))
                 self._mask = draft_mask(draft, self.max_trade_steps, self._draft_cache[1])
             else:
-                self.legal_action_ids()
+                self._legal_ids()
                 self._mask = self._engine_legal[2]
         return self._mask
 
@@ -326,7 +354,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         mask = self._mask or self._legal_mask()
         if (not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS
                 or not mask[action]):
-            legal = self.legal_action_ids()
+            legal = self._legal_ids()
             names = ", ".join(f"{i} ({ACTIONS[i].name})" for i in legal[:12])
             more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
             raise IllegalActionError(
@@ -493,6 +521,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             game = Game.from_json(data["engine"])
             d = data["draft"]
             draft = TradeDraft(**d) if d else None
+            if draft is not None:
+                _check_draft(draft, game)
             seeder = random.Random()
             seeder.setstate(_rng_from(data["seeder"]))
             fields = dict(

@@ -195,7 +195,7 @@ def test_pre_roll_cap_leaves_only_rolling() -> None:
     e.reset(seed=0)
     game = e.game
     game.owner[1] = 0  # Jumla: seat 0 can mortgage it, and trade
-    e._legal = None
+    e.game_changed()
     mortgage_id = next(a.id for a in ACTIONS if a.kind == "mortgage" and a.arg == 1)
     e.step(mortgage_id)
     unmortgage_id = next(a.id for a in ACTIONS if a.kind == "unmortgage" and a.arg == 1)
@@ -289,6 +289,35 @@ def test_load_state_refuses_a_corrupt_state_without_change() -> None:
     with pytest.raises(ValueError, match="corrupt byapar_v0 state"):
         other.load_state(json.dumps(data))
     assert other.save_state() == before
+
+
+@pytest.mark.parametrize(("draft", "message"), [
+    ({"target": 0, "give": [], "take": [], "amount": 0, "steps": 0}, "draft target 0"),
+    ({"target": 1, "give": [], "take": [], "amount": 150, "steps": 0}, "draft amount 150"),
+    ({"target": 1, "give": [99], "take": [], "amount": 0, "steps": 0}, "distinct places"),
+    ({"target": 1, "give": [1], "take": [], "amount": 0, "steps": 0}, "composer's places"),
+    ({"target": 1, "give": [], "take": [], "amount": 0, "steps": -1}, "draft steps"),
+])
+def test_load_state_refuses_an_impossible_draft(draft, message) -> None:
+    import json
+
+    e = byapar_v0.raw_env(num_players=3)
+    e.reset(seed=2)
+    assert e.game.current_player == 0 and e.game.owner[1] == -1
+    data = json.loads(e.save_state())
+    data["draft"] = draft
+    before = e.save_state()
+    with pytest.raises(ValueError, match=message):
+        e.load_state(json.dumps(data))
+    assert e.save_state() == before
+
+
+def test_legal_ids_are_the_callers_own_list() -> None:
+    e = byapar_v0.raw_env(num_players=2)
+    e.reset(seed=0)
+    legal = e.legal_action_ids()
+    legal.clear()
+    assert e.legal_action_ids() == np.flatnonzero(e.action_mask()).tolist() != []
 
 
 def test_numpy_ids_and_seeds_are_accepted() -> None:

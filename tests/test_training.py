@@ -218,6 +218,9 @@ def test_a_table_specialist_plays_its_table_size_only(trained, tmp_path) -> None
 @pytest.mark.parametrize(("specialists", "message"), [
     ({"7": "table_2"}, "is not a table size"),
     ({"two": "table_2"}, "is not a table size"),
+    ({"02": "table_2"}, "is not a table size"),
+    ({"\u00b2": "table_2"}, "is not a table size"),
+    ({"2": "C:x"}, "must name a sub-folder"),
     ({"2": "../elsewhere"}, "must name a sub-folder"),
     ({"2": "missing"}, "has no meta.json"),
     (["table_2"], "must map a table size"),
@@ -269,3 +272,22 @@ def test_the_training_plot_draws_a_run_and_its_branch(tmp_path) -> None:
     out = tmp_path / "training.png"
     assert plot_main([str(main), str(out), "--branch", str(branch)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_exporting_the_main_policy_again_drops_a_specialist_that_no_longer_loads(
+        trained, tmp_path) -> None:
+    run, shipped = trained
+    folder = copy_checkpoint(shipped, tmp_path / "hard")
+    sub = copy_checkpoint(shipped, folder / "table_2")
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["table_specialists"] = {"2": "table_2"}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    LearnedPlayer(folder)  # loads while the specialist is sound
+    (sub / "weights.npz").write_bytes(b"damaged")
+    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
+                           "hard", "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "dropping the specialist for 2 players" in done.stderr
+    assert "table_specialists" not in json.loads((folder / "meta.json").read_text())
+    assert LearnedPlayer(folder).specialists == {}

@@ -35,6 +35,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
             raise ValueError(f"--table-size must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
                              f"got {table_size}")
         _, parent_meta = load_checkpoint(parent)  # the main policy must be there already
+        specialist_folders(parent, parent_meta)  # and its list of specialists readable
     latest = run / "latest.zip"
     if not latest.is_file():
         raise FileNotFoundError(f"no {latest}: a run folder of byapar train holds latest.zip")
@@ -63,9 +64,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
         label = f"{name} at tables of {table_size}"
     else:
         folder, label = parent, name
-        # Exporting the main policy again keeps the specialists it has.
-        old = parent / "meta.json"
-        kept = json.loads(old.read_text()).get("table_specialists", {}) if old.is_file() else {}
+        kept = _loadable_specialists(parent)
     policy.save(folder, {
         "name": label,
         "training": {"command": state.get("command", ""),
@@ -87,6 +86,33 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
         (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     specialist_folders(parent, json.loads((parent / "meta.json").read_text()))
     return folder
+
+
+def _loadable_specialists(parent: Path) -> dict[str, str]:
+    """The specialists of an existing checkpoint that still load here (exporting the main policy
+    again keeps them); one that no longer loads is dropped, with a line saying why."""
+    from agents.hard import specialist_folders
+    from agents.network import CheckpointError, load_checkpoint
+
+    old = parent / "meta.json"
+    if not old.is_file():
+        return {}
+    try:
+        meta = json.loads(old.read_text())
+        folders = specialist_folders(parent, meta if isinstance(meta, dict) else {})
+    except (ValueError, CheckpointError) as exc:
+        print(f"byapar export: not keeping the specialists of {old}: {exc}", file=sys.stderr)
+        return {}
+    kept = {}
+    for size, folder in folders.items():
+        try:
+            load_checkpoint(folder)
+        except CheckpointError as exc:
+            print(f"byapar export: dropping the specialist for {size} players: {exc}",
+                  file=sys.stderr)
+            continue
+        kept[str(size)] = folder.name
+    return kept
 
 
 def main(argv: list[str] | None = None) -> int:
