@@ -68,6 +68,22 @@ class NumpyPolicy:
         (folder / "meta.json").write_text(json.dumps(full, indent=2) + "\n")
 
 
+def average_policies(policies: list[NumpyPolicy]) -> NumpyPolicy:
+    """The policy whose weights are the mean of ``policies``' (snapshots of one run: weight
+    averaging of nearby snapshots tends to play better than any one of them)."""
+    if not policies:
+        raise CheckpointError("averaging needs at least one policy")
+    shapes = [[w.shape for w, _ in p.layers] for p in policies]
+    kinds = {p.activation for p in policies}
+    if any(s != shapes[0] for s in shapes) or len(kinds) != 1:
+        raise CheckpointError(f"only policies of one shape and activation can be averaged, got "
+                              f"layers {shapes} and activations {sorted(kinds)}")
+    layers = [(np.mean([p.layers[i][0] for p in policies], axis=0),
+               np.mean([p.layers[i][1] for p in policies], axis=0))
+              for i in range(len(shapes[0]))]
+    return NumpyPolicy(layers, policies[0].activation)
+
+
 def expected_meta() -> dict:
     """What a checkpoint must have been made for, to play in this installation."""
     return {"format": CHECKPOINT_FORMAT, "checkpoint_version": CHECKPOINT_VERSION,

@@ -291,3 +291,36 @@ def test_exporting_the_main_policy_again_drops_a_specialist_that_no_longer_loads
     assert "dropping the specialist for 2 players" in done.stderr
     assert "table_specialists" not in json.loads((folder / "meta.json").read_text())
     assert LearnedPlayer(folder).specialists == {}
+
+
+def test_export_of_averaged_snapshots(trained, tmp_path) -> None:
+    from training.export import export
+
+    run, _ = trained
+    steps = sorted(int(p.name[5:]) for p in (run / "pool").iterdir())[:2]
+    assert len(steps) == 2
+    folder = export(run, "mean", tmp_path, average=steps)
+    policy, meta = load_checkpoint(folder)
+    assert meta["training"]["averaged_snapshots"] == steps
+    assert meta["training"]["steps"] == steps[1]
+    a, b = (load_checkpoint(run / "pool" / f"step_{s:09d}")[0] for s in steps)
+    for (w, bias), (wa, ba), (wb, bb) in zip(policy.layers, a.layers, b.layers, strict=True):
+        assert np.allclose(w, (wa + wb) / 2) and np.allclose(bias, (ba + bb) / 2)
+    for args, message in ((["--average", "0,x"], "snapshot steps separated by commas"),
+                          (["--average", "0", "--snapshot", "0"], "not both"),
+                          (["--average", "0,7"], "no snapshot")):
+        done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run),
+                               "--name", "bad", "--out", str(tmp_path), *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_averaging_refuses_policies_of_other_shapes() -> None:
+    from agents.network import NumpyPolicy, average_policies
+
+    small = NumpyPolicy([(np.zeros((641, 8)), np.zeros(8)), (np.zeros((8, 181)), np.zeros(181))])
+    big = NumpyPolicy([(np.zeros((641, 16)), np.zeros(16)), (np.zeros((16, 181)), np.zeros(181))])
+    with pytest.raises(CheckpointError, match="one shape and activation"):
+        average_policies([small, big])
+    with pytest.raises(CheckpointError, match="at least one policy"):
+        average_policies([])

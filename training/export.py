@@ -2,7 +2,9 @@
 
 Writes ``checkpoints/<name>/``: ``weights.npz`` (the policy as numpy layers) and ``meta.json``
 (observation and action versions, board hash, the training command, steps, games, wall time and
-the run's evaluations). With ``--table-size N`` the run is exported as that checkpoint's
+the run's evaluations). ``--snapshot STEP`` exports one pool snapshot instead of the last save;
+``--average STEP,STEP,...`` the mean of the weights of several (snapshot weight averaging). With
+``--table-size N`` the run is exported as that checkpoint's
 specialist for tables of N players instead: into ``checkpoints/<name>/table_N/``, named in the
 checkpoint's ``meta.json`` (``table_specialists``). Exporting the main policy again keeps the
 specialists already there.
@@ -14,6 +16,7 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -22,11 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpoints",
-           snapshot: int | None = None, table_size: int | None = None) -> Path:
-    """Export the run's last save, or with ``snapshot`` the pool snapshot of that step; with
-    ``table_size``, as the specialist of checkpoint ``name`` for tables of that size."""
+           snapshot: int | None = None, table_size: int | None = None,
+           average: Sequence[int] | None = None) -> Path:
+    """Export the run's last save, or with ``snapshot`` the pool snapshot of that step, or with
+    ``average`` the mean of the weights of those pool snapshots; with ``table_size``, as the
+    specialist of checkpoint ``name`` for tables of that size."""
     from agents.hard import specialist_folders
-    from agents.network import load_checkpoint
+    from agents.network import average_policies, load_checkpoint
+
+    if snapshot is not None and average:
+        raise ValueError("give --snapshot or --average, not both")
 
     run = Path(run_dir)
     parent = Path(out_dir) / name
@@ -39,7 +47,15 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
     latest = run / "latest.zip"
     if not latest.is_file():
         raise FileNotFoundError(f"no {latest}: a run folder of byapar train holds latest.zip")
-    if snapshot is None:
+    if average:
+        policies = []
+        for step in average:
+            folder = run / "pool" / f"step_{step:09d}"
+            if not folder.is_dir():
+                raise FileNotFoundError(f"no snapshot {folder}")
+            policies.append(load_checkpoint(folder)[0])
+        policy, steps = average_policies(policies), max(average)
+    elif snapshot is None:
         from sb3_contrib import MaskablePPO
 
         from .selfplay import numpy_policy
@@ -71,6 +87,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
                      "commands": state.get("commands", [state.get("command", "")]),
                      "config": config,
                      "steps": steps, "games_in_run": state.get("episodes"),
+                     "averaged_snapshots": sorted(average) if average else None,
                      "wall_seconds": at.get("wall_seconds", state.get("wall_seconds")),
                      "games": at.get("episodes", state.get("episodes")),
                      "imitation_agreement": state.get("imitation_agreement"),
@@ -115,6 +132,15 @@ def _loadable_specialists(parent: Path) -> dict[str, str]:
     return kept
 
 
+def _steps(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected snapshot steps separated by commas (e.g. 250000,500000), got {text!r}"
+        ) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0])
     ap.add_argument("run", help="the run folder of byapar train")
@@ -123,9 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--snapshot", type=int, help="export the pool snapshot of this step")
     ap.add_argument("--table-size", type=int,
                     help="export as the checkpoint's specialist for tables of this many players")
+    ap.add_argument("--average", type=_steps,
+                    metavar="STEP,STEP,...",
+                    help="export the mean of the weights of these pool snapshots")
     args = ap.parse_args(argv)
     try:
-        folder = export(args.run, args.name, args.out, args.snapshot, args.table_size)
+        folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
+                        args.average)
     except (FileNotFoundError, ValueError) as exc:
         print(f"byapar export: {exc}", file=sys.stderr)
         return 2
