@@ -132,3 +132,8 @@ def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:
     assert player.meta["training"]["steps"] > 0
     result = play_game(ArenaConfig(players=("hard", "medium", "easy", "random")), 0)
     assert abs(sum(result.shares) - 1.0) < 1e-9
+    # Heads-up tables are played by the shipped specialist, larger ones by the main policy.
+    assert set(player.specialists) == {2}
+    assert player.policy_for(2) is player.specialists[2] and player.policy_for(4) is player.policy
+    result = play_game(ArenaConfig(players=("hard", "medium")), 0)
+    assert abs(sum(result.shares) - 1.0) < 1e-9
