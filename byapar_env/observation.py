@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import Game, Phase
+from .engine import Game, Phase, place_worth
 from .engine import board as B
 
 OBSERVATION_VERSION = 1
@@ -80,9 +80,6 @@ _GROUP_SQUARES = tuple(B.GROUPS.values())
 # when property changes hands, is built on or mortgaged. ``PlaceBlocks`` keeps it from one call
 # to the next and recomputes it only when the property state differs from the one it saw.
 _PLACE_BLOCK = _O["players.present"]
-_PRICE = tuple(B.SQUARES[sq].price for sq in B.PLACES)
-_HOUSE = tuple(B.SQUARES[sq].house_cost for sq in B.PLACES)
-_PLACE_INFO = tuple(zip(B.PLACES, _PRICE, _HOUSE, strict=True))
 
 
 def _place_rows() -> np.ndarray:
@@ -130,7 +127,7 @@ def _absolute_places(game: Game) -> tuple[list[int], list[int]]:
         if o >= 0 and owner[group[-1]] == o and owner[group[len(group) // 2]] == o:
             complete.update(group)  # groups have 2 or 3 places: first, middle, last cover all
     rows = []
-    for sq, price, house in _PLACE_INFO:
+    for sq in B.PLACES:
         o = owner[sq]
         if o < 0:
             rows.append(0)
@@ -138,7 +135,7 @@ def _absolute_places(game: Game) -> tuple[list[int], list[int]]:
         b = blds[sq]
         m = mort[sq]
         rows.append(((((1 + o) * 6 + b) * 2 + m) * 2) + (sq in complete))
-        worth[o] += price // 2 if m else price + b * house
+        worth[o] += place_worth(sq, b, m)
     return rows, worth
 
 
@@ -177,20 +174,19 @@ class PlaceBlocks:
         group-complete flags stand)."""
         old_b, old_m, owner, rows, worth = self._blds, self._mort, self._owner, self._rows, \
             self.worth
-        for i, sq, price, house in _PLACE_ENUM:
+        for i, sq in _PLACE_ENUM:
             b, m = blds[sq], mort[sq]
             if b == old_b[sq] and m == old_m[sq]:
                 continue
             o = owner[sq]
-            worth[o] += ((price // 2 if m else price + b * house)
-                         - (price // 2 if old_m[sq] else price + old_b[sq] * house))
+            worth[o] += place_worth(sq, b, m) - place_worth(sq, old_b[sq], old_m[sq])
             rows[i] = row = (((1 + o) * 6 + b) * 2 + m) * 2 + (rows[i] & 1)
             for seat, block in self._blocks.items():
                 block[i * 10:i * 10 + 10] = _SEAT_ROWS[self._n, seat][row]
         self._blds, self._mort = blds[:], mort[:]
 
 
-_PLACE_ENUM = tuple((i, sq, price, house) for i, (sq, price, house) in enumerate(_PLACE_INFO))
+_PLACE_ENUM = tuple(enumerate(B.PLACES))
 
 
 _DECISION_INDEX = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,

@@ -9,11 +9,19 @@
 from . import actions, board
 from .actions import Action, ActionKind
 from .errors import ByaparError, GameStateError, IllegalActionError, RulesError
-from .game import BANK, MAX_OFFERS_PER_TURN, Game, Phase, mortgage_value, payoff_cost
+from .game import (
+    BANK,
+    MAX_OFFERS_PER_TURN,
+    Game,
+    Phase,
+    mortgage_value,
+    payoff_cost,
+    place_worth,
+)
 from .rules import Rules
 
 __all__ = [
     "Action", "ActionKind", "BANK", "ByaparError", "Game", "GameStateError",
     "IllegalActionError", "MAX_OFFERS_PER_TURN", "Phase", "Rules", "RulesError", "actions",
-    "board", "mortgage_value", "payoff_cost",
+    "board", "mortgage_value", "payoff_cost", "place_worth",
 ]

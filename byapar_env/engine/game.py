@@ -60,6 +60,13 @@ def mortgage_value(square: int) -> int:
     return _MORTGAGE_VALUE[square]
 
 
+def place_worth(square: int, buildings: int, mortgaged: bool) -> int:
+    """What a held place counts for in net worth: its price (half if mortgaged) plus its
+    buildings at cost."""
+    return (_MORTGAGE_VALUE[square] if mortgaged else _PRICE[square]) + buildings * _HOUSE_COST[
+        square]
+
+
 def payoff_cost(square: int) -> int:
     """What paying off the mortgage on ``square`` costs."""
     return _PAYOFF[square]
@@ -166,8 +173,7 @@ class Game:
         total = self.cash[seat]
         for sq in B.PLACES:
             if self.owner[sq] == seat:
-                total += _MORTGAGE_VALUE[sq] if self.mortgaged[sq] else _PRICE[sq]
-                total += self.buildings[sq] * _HOUSE_COST[sq]
+                total += place_worth(sq, self.buildings[sq], self.mortgaged[sq])
         return total
 
     def owns_group(self, seat: int, square: int) -> bool:
