@@ -15,8 +15,10 @@ from .easy import EasyPlayer
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
+from .panel import PANEL_NAMES, PanelPlayer
 
-AGENT_NAMES = ("random", "easy", "medium", "hard")
+LEVEL_NAMES = ("random", "easy", "medium", "hard")
+AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES
 
 
 class UnknownAgentError(ValueError):
@@ -24,7 +26,8 @@ class UnknownAgentError(ValueError):
 
 
 def make_agent(name: str, seed: int | None = None) -> Player:
-    """A fresh player by level name (random, easy, medium, hard) or from a checkpoint folder.
+    """A fresh player by level name (random, easy, medium, hard), panel name (see
+    ``agents.panel``) or from a checkpoint folder.
 
     A checkpoint that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
     if name == "random":
@@ -33,6 +36,8 @@ def make_agent(name: str, seed: int | None = None) -> Player:
         return EasyPlayer()
     if name == "medium":
         return MediumPlayer()
+    if name in PANEL_NAMES:
+        return PanelPlayer(name)
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if Path(name).is_dir():
@@ -43,5 +48,6 @@ def make_agent(name: str, seed: int | None = None) -> Player:
 
 
 __all__ = ["AGENT_NAMES", "CheckpointError", "EasyPlayer", "EnginePlayer", "LearnedPlayer",
-           "NumpyPolicy", "load_checkpoint", "MediumPlayer", "Player", "PolicyPlayer",
+           "NumpyPolicy", "load_checkpoint", "MediumPlayer", "LEVEL_NAMES", "PANEL_NAMES",
+           "PanelPlayer", "Player", "PolicyPlayer",
            "RandomPlayer", "UnknownAgentError", "make_agent"]
