@@ -2,6 +2,8 @@
 
     byapar arena [options]      computer players against each other (the main job)
     byapar train [options]      self-play training of the hard player
+    byapar gauntlet PLAYER      a player against every panel member and level
+    byapar exploit CKPT --steps N   how far a fresh learner exploits a frozen player
     byapar export RUN --name hard   a training run as a shipped checkpoint
     byapar simulate [options]   seeded games of random legal play
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def arena_main(argv: list[str]) -> int:
@@ -61,6 +64,60 @@ def arena_main(argv: list[str]) -> int:
     return 0
 
 
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated table sizes from 2 to 6, got {text!r}") from None
+
+
+def gauntlet_main(argv: list[str]) -> int:
+    from agents.arena import ArenaError, default_workers
+    from agents.gauntlet import (
+        DEFAULT_OPPONENTS,
+        DEFAULT_SIZES,
+        GauntletConfig,
+        format_gauntlet,
+        run_gauntlet,
+    )
+
+    ap = argparse.ArgumentParser(
+        prog="byapar gauntlet",
+        description="One player against every panel member and level at several table sizes: "
+                    "win rates, 95%% intervals, multiples of chance and the worst case.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("player", help="a level, a panel name or a checkpoint folder")
+    ap.add_argument("--opponents", type=_names, default=DEFAULT_OPPONENTS,
+                    help="comma-separated opponents (the player itself is skipped)")
+    ap.add_argument("--sizes", type=_sizes, default=DEFAULT_SIZES,
+                    help="comma-separated table sizes")
+    ap.add_argument("--games", type=int, default=400, help="games per opponent and table size")
+    ap.add_argument("--seed", type=int, default=0, help="the run's seed")
+    ap.add_argument("--workers", type=int, default=default_workers(), help="processes")
+    ap.add_argument("--json", metavar="PATH", default=None,
+                    help="write every figure as JSON after each cell; a run started again "
+                         "with the same settings and file goes on where it stopped")
+    args = ap.parse_args(argv)
+    config = GauntletConfig(player=args.player, opponents=args.opponents, sizes=args.sizes,
+                            games=args.games, seed=args.seed, workers=args.workers)
+    if args.json and not Path(args.json).resolve().parent.is_dir():
+        print(f"byapar gauntlet: --json {args.json}: its folder does not exist", file=sys.stderr)
+        return 2
+    try:
+        result = run_gauntlet(config, args.json, lambda line: print(line, file=sys.stderr,
+                                                                     flush=True))
+    except ArenaError as exc:
+        print(f"byapar gauntlet: {exc}", file=sys.stderr)
+        return 2
+    print(format_gauntlet(config, result))
+    return 0
+
+
 def train_main(argv: list[str]) -> int:
     from .selfplay import main as selfplay_main
 
@@ -76,6 +133,10 @@ def export_main(argv: list[str]) -> int:
 COMMANDS = {
     "arena": ("computer players against each other (the main job)", arena_main),
     "train": ("self-play training of the hard player (needs the train extra)", train_main),
+    "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
+                 gauntlet_main),
+    "exploit": ("train a fresh learner against a frozen player: its exploitability",
+                lambda argv: __import__("training.exploit", fromlist=["main"]).main(argv)),
     "export": ("export a training run as a shipped checkpoint", export_main),
     "simulate": ("seeded games of random legal play", None),
 }

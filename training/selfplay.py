@@ -36,6 +36,8 @@ from agents.network import NumpyPolicy
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
 
+from .league import LeaguePool, LeagueSeatEnv
+
 
 # ---------------------------------------------------------------------------- 1. config
 @dataclass
@@ -61,6 +63,13 @@ class Config:
     medium_share_of_anchors: float = 0.75
     latest_share: float = 0.3  # the newest snapshot; the rest from the window
     pool_window: int = 5
+    # league self-play (training/league.py): comma-separated hand-written players drawn by
+    # PFSP with the snapshot window and the exploiters; empty: the anchors above instead
+    league: str = ""
+    exploiters: str = ""  # comma-separated checkpoint folders that join the league
+    # steps at the start of a run during which only the critic learns (a warm start from a
+    # checkpoint brings an actor but no critic)
+    critic_warmup_steps: int = 0
     # warm start: a shipped checkpoint's policy (e.g. checkpoints/hard), else imitation of
     # the medium player (0 games: none)
     init_from: str = ""
@@ -71,6 +80,9 @@ class Config:
     eval_every: int = 200_000
     eval_games: int = 200
     eval_workers: int = 1
+    # evaluation tables as comma-separated OPPONENT:COUNT (the snapshot plus COUNT copies);
+    # empty: three medium, one medium (and, in league runs, the panel tables)
+    eval_tables: str = ""
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -148,8 +160,17 @@ TABLES = [{"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None},
           {"rounds": 20}, {"rounds": 40, "starting_cash": 10_000}]
 
 
-def make_env(config: Config):
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def make_env(config: Config, worker: int = 0):
     def thunk() -> SingleSeatEnv:
+        if config.league or config.exploiters:
+            pool = LeaguePool(config.run_dir, _names(config.league), _names(config.exploiters),
+                              config.latest_share, config.pool_window, worker)
+            return LeagueSeatEnv(num_players=config.table_sizes, opponents=pool, tables=TABLES,
+                                 reward=config.reward)
         return SingleSeatEnv(num_players=config.table_sizes, opponents=OpponentPool(config),
                              tables=TABLES, reward=config.reward)
     return thunk
@@ -273,11 +294,31 @@ def config_hidden(model) -> list[int]:
             if hasattr(m, "out_features")]
 
 
-def evaluate(folder: Path, games: int, seed: int, workers: int) -> dict:
-    """The snapshot against three medium players, and heads-up against one."""
+EVAL_TABLES = (("vs3medium", "medium", 3), ("vs1medium", "medium", 1))
+# League runs are judged against a strategic panel member as well.
+LEAGUE_EVAL_TABLES = EVAL_TABLES + (("vs3strategist", "strategist", 3),
+                                    ("vs5guardian", "guardian", 5))
+
+
+def parse_eval_tables(text: str) -> tuple[tuple[str, str, int], ...]:
+    """``OPPONENT:COUNT,...`` as evaluation tables labelled ``vs{COUNT}{name}``."""
+    tables = []
+    for item in _names(text):
+        name, _, count = item.rpartition(":")
+        if not name or not count.isdigit() or not 1 <= int(count) <= 5:
+            raise ValueError(f"--eval-tables takes OPPONENT:COUNT items with COUNT from 1 to 5, "
+                             f"got {item!r}")
+        tables.append((f"vs{count}{Path(name).name}", name, int(count)))
+    return tuple(tables)
+
+
+def evaluate(folder: Path, games: int, seed: int, workers: int,
+             tables=EVAL_TABLES) -> dict:
+    """The snapshot against three medium players, heads-up against one, and (league runs)
+    against three strategists and five guardians."""
     out = {}
-    for label, others in (("vs3medium", 3), ("vs1medium", 1)):
-        summary = run_arena(ArenaConfig(players=(str(folder),) + ("medium",) * others,
+    for label, other, others in tables:
+        summary = run_arena(ArenaConfig(players=(str(folder),) + (other,) * others,
                                         games=games, seed=seed, workers=workers))
         me = summary["players"][str(folder)]
         out[f"{label}_win_rate"] = me["win_rate"]
@@ -315,7 +356,7 @@ def train(config: Config) -> Path:
     torch.manual_seed(config.seed)
     torch.set_num_threads(1)
 
-    fns = [make_env(config) for _ in range(config.n_envs)]
+    fns = [make_env(config, i) for i in range(config.n_envs)]
     venv = SubprocVecEnv(fns) if config.n_envs > 1 else DummyVecEnv(fns)
     logger = configure(str(run), ["csv", "tensorboard"])
     latest = run / "latest.zip"
@@ -364,6 +405,12 @@ def train(config: Config) -> Path:
             return True
 
         def _on_rollout_end(self) -> None:
+            # Before the update: the actor learns only once the critic has warmed up.
+            warm = self.model.num_timesteps < config.critic_warmup_steps
+            for module in (self.model.policy.mlp_extractor.policy_net,
+                           self.model.policy.action_net):
+                for param in module.parameters():
+                    param.requires_grad_(not warm)
             rate = (self.model.num_timesteps - self.rate_s0) / max(1e-9,
                                                                   time.time() - self.rate_t0)
             self.logger.record("charts/steps_per_second", rate)
@@ -406,7 +453,10 @@ def _write_state(run: Path, state: dict) -> None:
 
 def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> None:
     folder = _snapshot(model, run, state)
-    result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers)
+    tables = LEAGUE_EVAL_TABLES if config.league or config.exploiters else EVAL_TABLES
+    if config.eval_tables:
+        tables = parse_eval_tables(config.eval_tables)
+    result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers, tables)
     state["evaluated_at"] = model.num_timesteps
     _write_state(run, state)
     for key, value in result.items():
