@@ -1,6 +1,6 @@
 """Computer players for Byapar, all behind one interface (``byapar_env.players.Player``).
 
->>> from agents import make_agent
+>>> from byapar_agents import make_agent
 >>> player = make_agent("medium")
 """
 
@@ -27,7 +27,7 @@ class UnknownAgentError(ValueError):
 
 def make_agent(name: str, seed: int | None = None) -> Player:
     """A fresh player by level name (random, easy, medium, hard), panel name (see
-    ``agents.panel``) or from a checkpoint folder.
+    ``byapar_agents.panel``) or from a checkpoint folder.
 
     A checkpoint that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
     if name == "random":

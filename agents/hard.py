@@ -13,13 +13,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from byapar_checkpoints import shipped
+
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
 
 _FOLDER_NAME = re.compile(r"[A-Za-z0-9_.-]+")
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "checkpoints" / "hard"
+DEFAULT_CHECKPOINT = shipped("hard")
 
 
 class LearnedPlayer:

@@ -2,7 +2,7 @@
 
 Each panel member is the medium player's mechanics (turn order of its choices, raising cash,
 offer bookkeeping) with a ``Style`` that changes how it values places, money and rivals. Values
-come from :mod:`agents.valuation`: landing chances from the board, rents, house costs and the
+come from :mod:`byapar_agents.valuation`: landing chances from the board, rents, house costs and the
 rounds left, so a place is worth the rent it will bring, and a rival's whole group is worth
 the rent it will cost.
 

@@ -1,6 +1,6 @@
 """What places and groups are worth, from the board itself: landing chances, rents, house costs.
 
-The strategic players of :mod:`agents.panel` value a holding by the rent it will earn, not by
+The strategic players of :mod:`byapar_agents.panel` value a holding by the rent it will earn, not by
 its printed price alone:
 
 - ``LANDINGS_PER_TURN[sq]``: how often one player's turn lands on ``sq``, the stationary

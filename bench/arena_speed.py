@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.arena import ArenaConfig, run_games
+from byapar_agents.arena import ArenaConfig, run_games
+
 from bench.common import median_runs
 
 

@@ -10,9 +10,9 @@ import statistics
 import time
 
 import numpy as np
+from byapar_agents.hard import DEFAULT_CHECKPOINT
+from byapar_agents.network import load_checkpoint
 
-from agents.hard import DEFAULT_CHECKPOINT
-from agents.network import load_checkpoint
 from byapar_env import byapar_v0
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
+from byapar_agents.arena import ArenaConfig, play_game
 from scenario import give, new_game, sq
 
-from agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
-from agents.arena import ArenaConfig, play_game
 from byapar_env.engine import Phase
 from byapar_env.engine import actions as A
 
@@ -30,7 +30,8 @@ def test_every_level_finishes_legal_games_at_every_table(players: int, options: 
 
 
 def test_make_agent_by_name_and_errors() -> None:
-    assert set(AGENT_NAMES) == {"random", "easy", "medium", "hard"}
+    assert set(AGENT_NAMES) == {"random", "easy", "medium", "hard", "guardian", "completer",
+                                "shark", "builder", "hoarder", "trader", "strategist"}
     assert isinstance(make_agent("easy"), EasyPlayer)
     assert isinstance(make_agent("medium"), MediumPlayer)
     with pytest.raises(UnknownAgentError, match="unknown player 'grandmaster'"):
@@ -124,8 +125,8 @@ def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
 
 def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:
     """checkpoints/hard loads without the training code and plays a full legal game."""
-    from agents import LearnedPlayer
-    from agents.hard import DEFAULT_CHECKPOINT
+    from byapar_agents import LearnedPlayer
+    from byapar_agents.hard import DEFAULT_CHECKPOINT
 
     player = make_agent("hard")
     assert isinstance(player, LearnedPlayer) and player.folder == DEFAULT_CHECKPOINT

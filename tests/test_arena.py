@@ -7,9 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
-from agents import make_agent
-from agents.arena import (
+from byapar_agents import make_agent
+from byapar_agents.arena import (
     ArenaConfig,
     ArenaError,
     game_seed,
@@ -20,7 +19,10 @@ from agents.arena import (
     validate,
     wilson,
 )
+
 from byapar_env.byapar_v0 import raw_env
+
+CLI = [sys.executable, "-m", "byapar_training.cli"]
 
 
 def test_results_are_identical_for_any_number_of_workers() -> None:
@@ -86,14 +88,14 @@ def test_bad_input_is_refused_before_any_game(players, message) -> None:
 def test_command_line_table_json_plot_and_errors(tmp_path) -> None:
     out = tmp_path / "r.json"
     png = tmp_path / "r.png"
-    cmd = [sys.executable, "-m", "training.cli", "arena", "--players", "medium,easy",
+    cmd = [*CLI, "arena", "--players", "medium,easy",
            "--games", "6", "--workers", "1", "--json", str(out), "--plot", str(png), "--quiet"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     assert "win rate" in done.stdout and "medium" in done.stdout
     data = json.loads(out.read_text())
     assert set(data["players"]["medium"]) >= {"games", "wins", "win_rate", "ci95"}
     assert png.read_bytes()[:4] == b"\x89PNG"
-    bad = subprocess.run([sys.executable, "-m", "training.cli", "arena", "--players", "easy"],
+    bad = subprocess.run([*CLI, "arena", "--players", "easy"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "seats 2 to 6 players, got 1" in bad.stderr
     assert "games" not in bad.stdout

@@ -12,9 +12,13 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from agents import CheckpointError, LearnedPlayer, load_checkpoint, make_agent  # noqa: E402
-from agents.arena import ArenaConfig, play_game  # noqa: E402
+from byapar_agents import CheckpointError, LearnedPlayer, load_checkpoint, make_agent  # noqa: E402
+from byapar_agents.arena import ArenaConfig, play_game  # noqa: E402
+from byapar_training.export import ExportError  # noqa: E402
+
 from byapar_env import byapar_v0  # noqa: E402
+
+CLI = [sys.executable, "-m", "byapar_training.cli"]
 
 
 @pytest.fixture(scope="module")
@@ -22,12 +26,12 @@ def trained(tmp_path_factory):
     """Run the real training script on a tiny budget, then export it."""
     root = tmp_path_factory.mktemp("train")
     run = root / "run"
-    cmd = [sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+    cmd = [*CLI, "train", "--run-dir", str(run),
            "--total-steps", "256", "--n-envs", "1", "--n-steps", "128", "--batch-size", "64",
            "--imitation-games", "2", "--imitation-epochs", "1", "--save-every", "128",
            "--eval-every", "256", "--eval-games", "2", "--table-sizes", "2,3"]
     subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
-    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
+    done = subprocess.run([*CLI, "export", str(run), "--name",
                            "tiny", "--out", str(root / "ckpt")], check=True,
                           capture_output=True, text=True, timeout=120)
     assert "wrote" in done.stdout
@@ -48,7 +52,7 @@ def test_training_writes_snapshots_logs_and_evaluations(trained) -> None:
 def test_training_resumes_from_its_last_save(trained) -> None:
     run, _ = trained
     before = json.loads((run / "state.json").read_text())["steps"]
-    cmd = [sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+    cmd = [*CLI, "train", "--run-dir", str(run),
            "--total-steps", "384", "--n-envs", "1", "--n-steps", "128", "--batch-size", "64",
            "--imitation-games", "2", "--eval-every", "100000", "--eval-games", "2",
            "--table-sizes", "2,3"]
@@ -59,7 +63,7 @@ def test_training_resumes_from_its_last_save(trained) -> None:
 
 def test_resuming_with_other_ppo_settings_is_refused(trained) -> None:
     run, _ = trained
-    done = subprocess.run([sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+    done = subprocess.run([*CLI, "train", "--run-dir", str(run),
                            "--total-steps", "384", "--n-envs", "1", "--learning-rate", "0.1"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "learning_rate; a resumed run keeps" in done.stderr
@@ -77,9 +81,8 @@ def test_exported_player_loads_and_plays_a_full_game(trained) -> None:
 
 def test_numpy_forward_matches_the_torch_policy(trained, tmp_path) -> None:
     import torch
+    from byapar_training.export import export
     from sb3_contrib import MaskablePPO
-
-    from training.export import export
 
     run, _ = trained
     model = MaskablePPO.load(run / "latest.zip", device="cpu")
@@ -145,7 +148,7 @@ def test_corrupt_and_incomplete_checkpoints_are_refused(trained, tmp_path) -> No
 def test_training_can_start_from_a_shipped_checkpoint(trained, tmp_path) -> None:
     _, folder = trained
     run = tmp_path / "from_ckpt"
-    subprocess.run([sys.executable, "-m", "training.cli", "train", "--run-dir", str(run),
+    subprocess.run([*CLI, "train", "--run-dir", str(run),
                     "--total-steps", "0", "--n-envs", "1", "--init-from", str(folder),
                     "--eval-games", "2", "--table-sizes", "2"], check=True, capture_output=True,
                    text=True, timeout=300)
@@ -156,7 +159,7 @@ def test_training_can_start_from_a_shipped_checkpoint(trained, tmp_path) -> None
 
 
 def test_export_of_a_pool_snapshot(trained, tmp_path) -> None:
-    from training.export import export
+    from byapar_training.export import export
 
     run, _ = trained
     folder = export(run, "first", tmp_path, snapshot=0)
@@ -168,17 +171,17 @@ def test_export_of_a_pool_snapshot(trained, tmp_path) -> None:
 
 
 def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
-    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(tmp_path)],
+    done = subprocess.run([*CLI, "export", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "holds latest.zip" in done.stderr
 
 
 def test_a_table_specialist_plays_its_table_size_only(trained, tmp_path) -> None:
-    from training.export import export
+    from byapar_training.export import export
 
     run, shipped = trained
     folder = copy_checkpoint(shipped, tmp_path / "hard")
-    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
+    done = subprocess.run([*CLI, "export", str(run), "--name",
                            "hard", "--out", str(tmp_path), "--snapshot", "0", "--table-size",
                            "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -208,8 +211,10 @@ def test_a_table_specialist_plays_its_table_size_only(trained, tmp_path) -> None
         env.reset(seed=0)
         player.act(env, env.agent_name_mapping[env.agent_selection])
         assert used.calls == 1
-    # Exporting the main policy again keeps the specialist.
-    export(run, "hard", tmp_path)
+    # Exporting the main policy again refuses without force, and with it keeps the specialist.
+    with pytest.raises(ExportError, match="already holds a checkpoint; .* --force"):
+        export(run, "hard", tmp_path)
+    export(run, "hard", tmp_path, force=True)
     assert json.loads((folder / "meta.json").read_text())["table_specialists"] == {"2": "table_2"}
     result = play_game(ArenaConfig(players=(str(folder), "medium")), 0)
     assert abs(sum(result.shares) - 1) < 1e-9
@@ -252,14 +257,14 @@ def test_specialist_export_needs_a_checkpoint_and_a_table_size(trained, tmp_path
     run, _ = trained
     for args, message in ((["--table-size", "9"], "--table-size must be from 2 to 6"),
                           (["--table-size", "2"], "has no meta.json")):
-        done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run),
+        done = subprocess.run([*CLI, "export", str(run),
                                "--name", "nothing", "--out", str(tmp_path), *args],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr
 
 
 def test_the_training_plot_draws_a_run_and_its_branch(tmp_path) -> None:
-    from training.plot import main as plot_main
+    from byapar_training.plot import main as plot_main
 
     header = ("steps,wall_seconds,episodes,vs3medium_win_rate,vs3medium_ci_low,"
               "vs3medium_ci_high,vs1medium_win_rate,vs1medium_ci_low,vs1medium_ci_high\n")
@@ -284,9 +289,9 @@ def test_exporting_the_main_policy_again_drops_a_specialist_that_no_longer_loads
     (folder / "meta.json").write_text(json.dumps(meta))
     LearnedPlayer(folder)  # loads while the specialist is sound
     (sub / "weights.npz").write_bytes(b"damaged")
-    done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run), "--name",
-                           "hard", "--out", str(tmp_path)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([*CLI, "export", str(run), "--name",
+                           "hard", "--out", str(tmp_path), "--force"], capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "dropping the specialist for 2 players" in done.stderr
     assert "table_specialists" not in json.loads((folder / "meta.json").read_text())
@@ -294,7 +299,7 @@ def test_exporting_the_main_policy_again_drops_a_specialist_that_no_longer_loads
 
 
 def test_export_of_averaged_snapshots(trained, tmp_path) -> None:
-    from training.export import export
+    from byapar_training.export import export
 
     run, _ = trained
     steps = sorted(int(p.name[5:]) for p in (run / "pool").iterdir())[:2]
@@ -309,14 +314,14 @@ def test_export_of_averaged_snapshots(trained, tmp_path) -> None:
     for args, message in ((["--average", "0,x"], "snapshot steps separated by commas"),
                           (["--average", "0", "--snapshot", "0"], "not both"),
                           (["--average", "0,7"], "no snapshot")):
-        done = subprocess.run([sys.executable, "-m", "training.cli", "export", str(run),
+        done = subprocess.run([*CLI, "export", str(run),
                                "--name", "bad", "--out", str(tmp_path), *args],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
 def test_averaging_refuses_policies_of_other_shapes() -> None:
-    from agents.network import NumpyPolicy, average_policies
+    from byapar_agents.network import NumpyPolicy, average_policies
 
     small = NumpyPolicy([(np.zeros((641, 8)), np.zeros(8)), (np.zeros((8, 181)), np.zeros(181))])
     big = NumpyPolicy([(np.zeros((641, 16)), np.zeros(16)), (np.zeros((16, 181)), np.zeros(181))])

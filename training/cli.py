@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 def arena_main(argv: list[str]) -> int:
-    from agents.arena import (
+    from byapar_agents.arena import (
         ArenaConfig,
         ArenaError,
         default_workers,
@@ -58,7 +58,7 @@ def arena_main(argv: list[str]) -> int:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=2)
     if args.plot:
-        from agents.arena_plot import plot_win_rates
+        from byapar_agents.arena_plot import plot_win_rates
 
         plot_win_rates(summary, args.plot)
     return 0
@@ -77,8 +77,8 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def gauntlet_main(argv: list[str]) -> int:
-    from agents.arena import ArenaError, default_workers
-    from agents.gauntlet import (
+    from byapar_agents.arena import ArenaError, default_workers
+    from byapar_agents.gauntlet import (
         DEFAULT_OPPONENTS,
         DEFAULT_SIZES,
         GauntletConfig,
@@ -136,7 +136,7 @@ COMMANDS = {
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
     "exploit": ("train a fresh learner against a frozen player: its exploitability",
-                lambda argv: __import__("training.exploit", fromlist=["main"]).main(argv)),
+                lambda argv: __import__("byapar_training.exploit", fromlist=["main"]).main(argv)),
     "export": ("export a training run as a shipped checkpoint", export_main),
     "simulate": ("seeded games of random legal play", None),
 }

@@ -1,13 +1,14 @@
 """Export a training run as a shipped player: ``byapar export RUN --name hard``.
 
-Writes ``checkpoints/<name>/``: ``weights.npz`` (the policy as numpy layers) and ``meta.json``
+Writes ``OUT/<name>/`` (``--out``, by default ``checkpoints`` in the current folder):
+``weights.npz`` (the policy as numpy layers) and ``meta.json``
 (observation and action versions, board hash, the training command, steps, games, wall time and
 the run's evaluations). ``--snapshot STEP`` exports one pool snapshot instead of the last save;
 ``--average STEP,STEP,...`` the mean of the weights of several (snapshot weight averaging). With
 ``--table-size N`` the run is exported as that checkpoint's
 specialist for tables of N players instead: into ``checkpoints/<name>/table_N/``, named in the
 checkpoint's ``meta.json`` (``table_specialists``). Exporting the main policy again keeps the
-specialists already there.
+specialists already there. An existing checkpoint is never overwritten without ``--force``.
 """
 
 from __future__ import annotations
@@ -21,17 +22,20 @@ from pathlib import Path
 
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
-ROOT = Path(__file__).resolve().parent.parent
+
+class ExportError(ValueError):
+    """An export that would overwrite a checkpoint without ``force``."""
 
 
-def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpoints",
+def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
            snapshot: int | None = None, table_size: int | None = None,
-           average: Sequence[int] | None = None) -> Path:
+           average: Sequence[int] | None = None, force: bool = False) -> Path:
     """Export the run's last save, or with ``snapshot`` the pool snapshot of that step, or with
     ``average`` the mean of the weights of those pool snapshots; with ``table_size``, as the
-    specialist of checkpoint ``name`` for tables of that size."""
-    from agents.hard import specialist_folders
-    from agents.network import average_policies, load_checkpoint
+    specialist of checkpoint ``name`` for tables of that size. An existing checkpoint (or
+    specialist) is overwritten only with ``force``."""
+    from byapar_agents.hard import specialist_folders
+    from byapar_agents.network import average_policies, load_checkpoint
 
     if snapshot is not None and average:
         raise ValueError("give --snapshot or --average, not both")
@@ -47,6 +51,11 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
     latest = run / "latest.zip"
     if not latest.is_file():
         raise FileNotFoundError(f"no {latest}: a run folder of byapar train holds latest.zip")
+    target = parent / f"table_{table_size}" if table_size is not None else parent
+    if (target / "meta.json").exists() and not force:
+        shipped = " (a checkpoint this package ships)" if _is_shipped(target) else ""
+        raise ExportError(f"{target} already holds a checkpoint{shipped}; name another --out "
+                          "or --name, or pass --force to overwrite it")
     if average:
         policies = []
         for step in average:
@@ -105,11 +114,21 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = ROOT / "checkpo
     return folder
 
 
+def _is_shipped(folder: Path) -> bool:
+    from byapar_checkpoints import HERE
+
+    try:
+        folder.resolve().relative_to(HERE)
+    except ValueError:
+        return False
+    return True
+
+
 def _loadable_specialists(parent: Path) -> dict[str, str]:
     """The specialists of an existing checkpoint that still load here (exporting the main policy
     again keeps them); one that no longer loads is dropped, with a line saying why."""
-    from agents.hard import specialist_folders
-    from agents.network import CheckpointError, load_checkpoint
+    from byapar_agents.hard import specialist_folders
+    from byapar_agents.network import CheckpointError, load_checkpoint
 
     old = parent / "meta.json"
     if not old.is_file():
@@ -142,10 +161,14 @@ def _steps(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("run", help="the run folder of byapar train")
-    ap.add_argument("--name", default="hard")
-    ap.add_argument("--out", default=str(ROOT / "checkpoints"))
+    ap.add_argument("--name", default="hard", help="the checkpoint's folder name under --out")
+    ap.add_argument("--out", default="checkpoints",
+                    help="the folder the checkpoint folder is written into")
+    ap.add_argument("--force", action="store_true",
+                    help="overwrite an existing checkpoint (a shipped one included)")
     ap.add_argument("--snapshot", type=int, help="export the pool snapshot of this step")
     ap.add_argument("--table-size", type=int,
                     help="export as the checkpoint's specialist for tables of this many players")
@@ -155,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
-                        args.average)
+                        args.average, args.force)
     except (FileNotFoundError, ValueError) as exc:
         print(f"byapar export: {exc}", file=sys.stderr)
         return 2

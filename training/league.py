@@ -6,7 +6,7 @@ The learner's opponents come from three sources, as in AlphaStar's league (Vinya
 - the newest snapshot of the learner (``latest_share`` of the seats): plain self-play keeps the
   learner moving and meeting its own current habits;
 - everyone else, drawn by **prioritised fictitious self-play (PFSP)**: the hand-written players
-  named in ``league`` (the strategic panel of :mod:`agents.panel` and the levels), the
+  named in ``league`` (the strategic panel of :mod:`byapar_agents.panel` and the levels), the
   exploiter checkpoints named in ``exploiters`` (players trained by ``byapar exploit`` to beat
   a frozen learner), and the window of recent snapshots. A member is drawn with weight
   ``(1 - p) ** 2 + 0.02``, where ``p`` is the learner's recent head-to-head score against it
@@ -28,8 +28,8 @@ import random
 from pathlib import Path
 
 import numpy as np
+from byapar_agents import LearnedPlayer, make_agent
 
-from agents import LearnedPlayer, make_agent
 from byapar_env.single_seat import SingleSeatEnv
 
 PFSP_FLOOR = 0.02

@@ -1,5 +1,5 @@
 """The evaluation win rate against training steps:
-``python -m training.plot RUN [OUT.png] [--branch RUN2]``.
+``python -m byapar_training.plot RUN [OUT.png] [--branch RUN2]``.
 
 ``--branch`` adds a run that was forked from RUN's folder and trained on (for instance the
 heads-up specialist): its evaluations after the fork are drawn dashed.
@@ -57,7 +57,7 @@ def plot_training(run_dir: str | Path, out: str | Path, branch: str | Path | Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.plot",
+    ap = argparse.ArgumentParser(prog="python -m byapar_training.plot",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("run")
     ap.add_argument("out", nargs="?", default="docs/training.png")

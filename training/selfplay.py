@@ -1,7 +1,7 @@
 """Self-play training of the hard player: MaskablePPO on the single-seat view.
 
     byapar train --run-dir runs/hard --total-steps 3000000
-    python -m training.selfplay --run-dir runs/hard --total-steps 3000000
+    python -m byapar_training.selfplay --run-dir runs/hard --total-steps 3000000
 
 Read top to bottom:
 1. the config (every field is a command-line flag);
@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from byapar_agents import LearnedPlayer, make_agent
+from byapar_agents.arena import ArenaConfig, play_through_env, run_arena
+from byapar_agents.network import NumpyPolicy
 
-from agents import LearnedPlayer, make_agent
-from agents.arena import ArenaConfig, play_through_env, run_arena
-from agents.network import NumpyPolicy
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
 
@@ -274,8 +274,7 @@ def numpy_policy(model) -> NumpyPolicy:
 def load_numpy_policy(model, folder: str) -> None:
     """Start the PPO actor from a numpy checkpoint (the critic starts fresh)."""
     import torch
-
-    from agents.network import load_checkpoint
+    from byapar_agents.network import load_checkpoint
 
     policy, _ = load_checkpoint(folder)
     linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
