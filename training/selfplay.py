@@ -5,10 +5,17 @@
 
 Read top to bottom:
 1. the config (every field is a command-line flag);
-2. the opponent pool: frozen snapshots of the learner (a window of recent ones, and a share of
-   games against the latest) plus the easy and medium players as anchors; random seats, table
-   sizes 2 to 6 and mixed table options;
-3. an imitation warm start: the network first learns to copy the medium player's decisions;
+2. the opponents, in one of two ways, at random seats, table sizes 2 to 6 and mixed table
+   options:
+   - league self-play (``--league`` names hand-written players, ``--exploiters`` checkpoint
+     folders; ``training/league.py``): the newest snapshot for ``--latest-share`` of the seats,
+     the rest by prioritised fictitious self-play over the named players, the exploiters and
+     the window of recent snapshots, weighted towards whoever the learner does worst against;
+   - the original pool: frozen snapshots of the learner (a window of recent ones, and a share
+     of games against the latest) plus the easy and medium players as anchors;
+3. a warm start: the network first learns to copy the medium player's decisions, or starts from
+   a checkpoint's actor (``--init-from``; then ``--critic-warmup-steps`` lets the fresh critic
+   learn before the actor moves);
 4. PPO, with a snapshot into the pool, a save and an evaluation against medium (through the
    arena's code) every few hundred thousand steps. TensorBoard scalars (``charts/``,
    ``losses/``, ``eval/``) and ``eval.csv`` go to the run folder;
