@@ -90,9 +90,22 @@ class PanelPlayer(MediumPlayer):
             return w
         return 2 / max(2, len(game.active_seats()))
 
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._worth_memo: tuple[tuple, float] | None = None
+
     def _worth_to_me(self, game: Game, seat: int, sq: int) -> float:
         """The most ``seat`` should pay the bank for ``sq``: its price plus the change in
-        position value, plus what denying it to the best-placed rival is worth."""
+        position value, plus what denying it to the best-placed rival is worth. Nothing it
+        depends on changes while an auction runs, so the last answer is kept."""
+        key = (game.turn_count, sq, seat, tuple(game.cash), tuple(game.bankrupt))
+        if self._worth_memo is not None and self._worth_memo[0] == key:
+            return self._worth_memo[1]
+        value = self._worth(game, seat, sq)
+        self._worth_memo = (key, value)
+        return value
+
+    def _worth(self, game: Game, seat: int, sq: int) -> float:
         price = PRICE[sq]
         value = price + acquisition_gain(game, seat, sq, price)
         if self.style.deny:
@@ -103,15 +116,11 @@ class PanelPlayer(MediumPlayer):
         group = GROUP_OF[sq]
         if group is None:
             return B.SQUARES[sq].kind == B.TRANSPORT
-        mine, theirs = 0, 0
-        for s in group:
-            if s != sq:
-                if game.owner[s] == seat:
-                    mine += 1
-                elif game.owner[s] >= 0:
-                    theirs += 1
-        others = len(group) - 1
-        return mine > 0 or (theirs == others) or (mine + theirs == 0)
+        owners = {game.owner[s] for s in group if s != sq}
+        if seat in owners or owners == {-1}:
+            return True  # starts or furthers its own group, or nobody holds any of it yet
+        # Blocks a single rival who holds every other place of the group.
+        return len(owners) == 1 and -1 not in owners
 
     # ------------------------------------------------------------------ deciding
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench import arena_speed, engine_speed, env_speed
+from bench import arena_speed, engine_speed, env_speed, panel_speed
 
 
 @pytest.mark.parametrize(("bench", "args", "lines"), [
@@ -16,6 +16,8 @@ from bench import arena_speed, engine_speed, env_speed
      ["raw_env     decisions/s", "env         decisions/s", "single_seat steps/s",
       "baseline ops/s"]),
     (arena_speed, ["--games", "2", "--repeats", "1"], ["games_per_s", "baseline ops/s"]),
+    (panel_speed, ["--games", "1", "--repeats", "1"],
+     ["strategist", "guardian", "us per decision", "baseline ops/s"]),
 ])
 def test_benchmarks_print_their_figures(bench, args, lines, capsys) -> None:
     bench.main(args)
