@@ -44,6 +44,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
 
 from .league import LeaguePool, LeagueSeatEnv
+from .vec_env import GroupedSubprocVecEnv
 
 
 # ---------------------------------------------------------------------------- 1. config
@@ -52,7 +53,10 @@ class Config:
     run_dir: str = "runs/hard"
     total_steps: int = 3_000_000  # learner decisions, imitation not counted
     seed: int = 0
-    n_envs: int = 2  # SubprocVecEnv workers (one per core)
+    n_envs: int = 2  # environments stepped together (the learner's batch)
+    # worker processes (one per core): with fewer than n_envs, each steps a group of
+    # environments (training/vec_env.py), one message a step per process
+    n_workers: int = 2
     table_sizes: tuple[int, ...] = (2, 3, 4, 5, 6)
     # PPO
     n_steps: int = 2048
@@ -363,7 +367,12 @@ def train(config: Config) -> Path:
     torch.set_num_threads(1)
 
     fns = [make_env(config, i) for i in range(config.n_envs)]
-    venv = SubprocVecEnv(fns) if config.n_envs > 1 else DummyVecEnv(fns)
+    if config.n_envs == 1:
+        venv = DummyVecEnv(fns)
+    elif config.n_workers >= config.n_envs:
+        venv = SubprocVecEnv(fns)
+    else:
+        venv = GroupedSubprocVecEnv(fns, config.n_workers)
     logger = configure(str(run), ["csv", "tensorboard"])
     latest = run / "latest.zip"
     if latest.exists():
