@@ -138,6 +138,11 @@ class LeagueSeatEnv(SingleSeatEnv):
             pool.report(keys, float(game.net_worth(self.seat)), worths)
         return obs, reward, terminated, truncated, info
 
+    def close(self) -> None:
+        if isinstance(self.opponents, LeaguePool) and self.opponents.games:
+            self.opponents.write_report()  # the last scores, whatever the episode count
+        super().close()
+
 
 def league_scores(run_dir: str | Path) -> dict[str, dict]:
     """The workers' latest scores, merged: each member's games summed, scores averaged by
