@@ -8,7 +8,7 @@
 
 from . import actions, board
 from .actions import Action, ActionKind
-from .errors import ByaparError, GameStateError, IllegalActionError, RulesError
+from .errors import ByaparError, GameStateError, IllegalActionError, RulesError, SeedError
 from .game import (
     BANK,
     MAX_OFFERS_PER_TURN,
@@ -23,5 +23,5 @@ from .rules import Rules
 __all__ = [
     "Action", "ActionKind", "BANK", "ByaparError", "Game", "GameStateError",
     "IllegalActionError", "MAX_OFFERS_PER_TURN", "Phase", "Rules", "RulesError", "actions",
-    "board", "mortgage_value", "payoff_cost", "place_worth",
+    "board", "mortgage_value", "payoff_cost", "place_worth", "SeedError",
 ]

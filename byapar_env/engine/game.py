@@ -14,14 +14,13 @@ from enum import IntEnum
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
-from .errors import IllegalActionError
+from .errors import IllegalActionError, SeedError, show
 from .rules import Rules
 
 K = ActionKind
 BANK = -1
 MAX_OFFERS_PER_TURN = 3
 _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
-_KINDS = frozenset(int(k) for k in ActionKind)
 
 
 class Phase(IntEnum):
@@ -72,6 +71,18 @@ def payoff_cost(square: int) -> int:
     return _PAYOFF[square]
 
 
+def seed_error(seed: object) -> str | None:
+    """Why ``seed`` cannot seed a game, or None. A seed is None or an int from 0 up.
+
+    random.Random folds a negative seed onto its absolute value (-1 plays the game of 1), and
+    a bool or float would be truncated or hashed: all are refused rather than played.
+    """
+    if seed is None or (type(seed) is int and seed >= 0):
+        return None
+    return (f"seed must be a whole number from 0 up (an int, not a bool or float), or None; "
+            f"got {show(seed)}")
+
+
 def _money(amount: int) -> str:
     return f"Rs {amount:,}"
 
@@ -104,16 +115,17 @@ class Game:
     ``cash``, ``position``, ``in_jail``, ``jail_misses``, ``bail_cards`` (deck names),
     ``bankrupt`` per seat; ``owner`` (-1 for the bank), ``buildings`` (0-4 houses, 5 a hotel),
     ``mortgaged`` per square; ``decks`` (card numbers, top first); ``turn``, ``round``,
-    ``phase``, ``current_player``, ``log``.
+    ``phase``, ``current_player``, ``log``. Every field is declared once, with its type and
+    range, in ``state.STATE``, which ``to_json``, ``from_json`` and ``clone`` follow.
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
         rules = rules if rules is not None else Rules()
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
-        if seed is not None and (type(seed) is not int or seed < 0):
-            # random.Random folds a negative seed onto its absolute value: refuse it instead.
-            raise ValueError(f"seed must be a whole number from 0 up, or None; got {seed!r}")
+        error = seed_error(seed)
+        if error is not None:
+            raise SeedError(error)
         n = rules.num_players
         self.rules = rules
         self.num_players = n
@@ -216,11 +228,21 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
-        """Every legal action of ``current_player`` now, except trade offers.
+        """Every legal action of ``current_player`` now, except trade offers and, with very
+        large cash, some bids.
 
         Trade offers are open-ended (any mix of places and money); ``can_offer_trade`` tells
         whether one may be made now and ``is_legal`` or ``trade_error`` checks a given offer.
         The list is never empty while the game is not over.
+
+        In an auction the list is ``DROP_OUT`` then bids in increasing order: every multiple of
+        the bid step from the lowest legal bid, 1,000 of them (``actions.BIDS_LISTED_EACH``,
+        Rs 100,000 of bids), which is every legal bid in any game with normal money; beyond
+        that, at most 24 more (``actions.BIDS_LISTED_ABOVE``) spaced up to the bidder's cash,
+        the last being all of it rounded down to the bid step. So the list stays short at any
+        cash (a starting cash of 10^12 is allowed). ``is_legal`` and ``apply`` take every bid
+        that is a multiple of the step from the lowest legal bid up to the bidder's cash,
+        listed or not.
         """
         ph = self.phase
         p = self.current_player
@@ -297,24 +319,29 @@ class Game:
         if self.phase != Phase.PRE_ROLL:
             return f"trade offers are made before rolling, and the game is in {self.phase.name}"
         p = self.turn
+        sq = offer.square
+        if type(sq) is not int or sq != -1:
+            return f"field 'square' is not used by a trade offer and must be -1, got {show(sq)}"
         if self.offers_made >= MAX_OFFERS_PER_TURN:
             return f"at most {MAX_OFFERS_PER_TURN} trade offers a turn, and {self.offers_made} made"
         t = offer.target
         if type(t) is not int or not 0 <= t < self.num_players or t == p or self.bankrupt[t]:
             others = [s for s in self.active_seats() if s != p]
-            return f"the other player must be a seat still in the game other than {p}: {others}"
+            return (f"the other player (field 'target') must be a seat still in the game other "
+                    f"than {p}: {others}, got {show(t)}")
         give, take = offer.give, offer.take
         for side, squares in (("give", give), ("take", take)):
             if type(squares) is not tuple or any(type(sq) is not int for sq in squares):
-                return f"{side} must be a tuple of square numbers, got {squares!r}"
+                return (f"field {side!r} must be a tuple of square numbers (ints), "
+                        f"got {show(squares)}")
         if not give and not take:
             return "a trade must include at least one place"
         for side, seat, squares in (("give", p, give), ("take", t, take)):
             if len(set(squares)) != len(squares):
-                return f"{side} names a place twice: {squares}"
+                return f"{side} names a place twice: {show(squares)}"
             for sq in squares:
                 if not 0 <= sq < B.NUM_SQUARES or not _IS_PLACE[sq]:
-                    return f"{side} names {sq!r}, which is not a place"
+                    return f"{side} names {show(sq)}, which is not a place"
                 if self.owner[sq] != seat:
                     return f"{side} names {B.SQUARES[sq].name}, which seat {seat} does not own"
                 group = _GROUP[sq]
@@ -323,7 +350,8 @@ class Game:
                             "has buildings")
         amount = offer.amount
         if type(amount) is not int or amount % 10:
-            return f"trade money must be a whole multiple of Rs 10, got {amount!r}"
+            return (f"trade money (field 'amount') must be a whole multiple of Rs 10 (an int), "
+                    f"got {show(amount)}")
         payer = p if amount > 0 else t
         if abs(amount) > self.cash[payer]:
             return (f"seat {payer} would pay {_money(abs(amount))} but holds "
@@ -331,6 +359,7 @@ class Game:
         return None
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be taken now: a bid or offer of any amount, not only listed."""
         return self._illegal_reason(action) is None
 
     def _illegal_reason(self, action: object) -> str | None:
@@ -339,25 +368,28 @@ class Game:
         ph = self.phase
         if ph == Phase.GAME_OVER:
             return "the game is over"
+        # Types and stray fields first, so that the checks below compare plain ints only (a
+        # float square equals an int one in a tuple comparison, then fails as an index).
+        malformed = A.field_error(action)
+        if malformed is not None:
+            return malformed
         k = action.kind
-        if not isinstance(k, ActionKind) and (type(k) is not int or k not in _KINDS):
-            return f"{k!r} is not an action kind; kinds are {[x.name for x in ActionKind]}"
         if k == K.OFFER_TRADE:
             return self.trade_error(action)
         if k == K.BID and ph == Phase.AUCTION:
+            # Any bid in range is legal, listed or not: legal_actions lists a bounded subset.
             a = self.auction
             amt = action.amount
             if action.square != a.square:
                 return f"the auction is for {B.SQUARES[a.square].name}"
             low = a.high + B.BID_STEP
-            if not isinstance(amt, int) or amt % B.BID_STEP or amt < low:
+            if amt % B.BID_STEP or amt < low:
                 return f"a bid must be a multiple of {B.BID_STEP} from {low:,} up"
             if amt > self.cash[self.current_player]:
                 return f"a bid may not exceed the bidder's cash, {self.cash[self.current_player]:,}"
             return None
-        if action.give or action.take or action.target != -1 or (
-                k != K.BID and action.amount != 0):
-            return "it is not among the legal actions"  # stray fields on a fixed action
+        if k == K.BID:
+            return "bids are made in an auction only"
         if k == K.ROLL and ph == Phase.PRE_ROLL and action.square == -1:
             return None
         # Cheap checks for the fixed choices, the same rules as legal_actions.
@@ -386,17 +418,17 @@ class Game:
             ok = (isinstance(r, (tuple, list)) and len(r) == 2
                   and all(type(d) is int and 1 <= d <= 6 for d in r))
             if not ok:
-                raise ValueError(f"a forced roll is a pair of two dice from 1 to 6, got {r!r}")
+                raise ValueError(f"a forced roll is a pair of two dice from 1 to 6, got {show(r)}")
         self.forced_dice.extend((r[0], r[1]) for r in rolls)
 
     def stack_deck(self, deck: str, *numbers: int) -> None:
         """Put the cards with these numbers on top of ``deck``, the first named on top."""
-        if deck not in self.decks:
-            raise ValueError(f"deck must be one of {list(self.decks)}, got {deck!r}")
+        if type(deck) is not str or deck not in self.decks:
+            raise ValueError(f"deck must be one of {list(self.decks)}, got {show(deck)}")
         cards = self.decks[deck]
         for number in numbers:
             if type(number) is not int or number not in cards:
-                raise ValueError(f"card {number!r} is not in the {deck} deck now: {cards}")
+                raise ValueError(f"card {show(number)} is not in the {deck} deck now: {cards}")
         if len(set(numbers)) != len(numbers):
             raise ValueError(f"each card can be stacked once, got {list(numbers)}")
         rest = [c for c in cards if c not in numbers]
@@ -486,13 +518,15 @@ class Game:
                 self._run()
 
     def _illegal_message(self, action: object, reason: str) -> str:
+        # An Action names itself safely whatever its fields; anything else is cut short.
+        what = str(action) if isinstance(action, Action) else show(action)
         if self.phase == Phase.GAME_OVER:
-            return f"illegal action {action!s}: the game is over, no action is legal"
+            return f"illegal action {what}: the game is over, no action is legal"
         legal = [str(a) for a in self.legal_actions()]
         shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
         if self.can_offer_trade():
             shown += ", or a trade offer"
-        return (f"illegal action {action!s} for seat {self.current_player} in "
+        return (f"illegal action {what} for seat {self.current_player} in "
                 f"{self.phase.name}: {reason}. Legal now: {shown}")
 
     # ------------------------------------------------------------------ money
@@ -874,16 +908,13 @@ class Game:
         return game_from_json(text)
 
     def clone(self) -> Game:
-        """An independent copy, cheap enough for search."""
+        """An independent copy, cheap enough for search. It copies the mutable fields that
+        ``state.STATE`` declares and shares the rest (immutable, or set by callers)."""
+        from .state import CLONE_COPIES
+
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        for key in ("cash", "position", "in_jail", "jail_misses", "bankrupt", "owner",
-                    "buildings", "mortgaged", "tasks", "winners", "forced_dice", "log"):
-            setattr(g, key, list(getattr(self, key)))
-        g.bail_cards = [list(c) for c in self.bail_cards]
-        g.decks = {d: list(c) for d, c in self.decks.items()}
-        if self.auction is not None:
-            g.auction = self.auction.copy()
+        d = g.__dict__
+        d.update(self.__dict__)
+        for name, copy in CLONE_COPIES:
+            d[name] = copy(d[name])
         return g

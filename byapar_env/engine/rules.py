@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from . import board
-from .errors import RulesError
+from .errors import RulesError, show
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -39,12 +39,12 @@ class Rules:
         if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise RulesError(
                 f"num_players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"got {self.num_players!r}"
+                f"got {show(self.num_players)}"
             )
         if self.rounds is not None and (not _is_int(self.rounds) or self.rounds < 1):
             raise RulesError(
                 "rounds must be a positive whole number (40 is the default, 20 the quick game) "
-                f"or None to play until one player is left, got {self.rounds!r}"
+                f"or None to play until one player is left, got {show(self.rounds)}"
             )
         if (
             not _is_int(self.starting_cash)
@@ -54,10 +54,10 @@ class Rules:
             raise RulesError(
                 "starting_cash must be a positive multiple of 100 (presets: "
                 f"{', '.join(f'{c:,}' for c in board.STARTING_CASH_PRESETS)}), "
-                f"got {self.starting_cash!r}"
+                f"got {show(self.starting_cash)}"
             )
         if not isinstance(self.auctions, bool):
-            raise RulesError(f"auctions must be True or False, got {self.auctions!r}")
+            raise RulesError(f"auctions must be True or False, got {show(self.auctions)}")
 
     @property
     def round_limit(self) -> int:
@@ -70,9 +70,10 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict) -> Rules:
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be a mapping of option names to values, got {data!r}")
+            raise RulesError(f"rules must be a mapping of option names to values, got {show(data)}")
         allowed = set(cls.__dataclass_fields__)
         unknown = set(data) - allowed
         if unknown:
-            raise RulesError(f"unknown table options {sorted(unknown)}; allowed: {sorted(allowed)}")
+            raise RulesError(f"unknown table options {show(sorted(map(str, unknown)))}; "
+                             f"allowed: {sorted(allowed)}")
         return cls(**data)
