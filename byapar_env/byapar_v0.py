@@ -22,18 +22,30 @@ max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome"
 dense_coef=1.0, max_decisions=20_000)``
 
 - ``num_players``, ``rounds`` (``None`` plays until one player is left, capped at 100 rounds),
-  ``starting_cash``, ``auctions``: the table options of ``engine.Rules``.
+  ``starting_cash``, ``auctions``: the table options of ``engine.Rules``. The environment also
+  caps ``rounds`` at 1,000 and ``starting_cash`` at 1,000,000, so that every observation value
+  stays small and finite.
 - ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an image array of the board) or ``"human"``
   (prints the text).
 - ``max_pre_roll_actions``: a safety cap on the actions before rolling in one turn (builds, sales,
-  mortgages, trade composition steps and offers); at the cap only rolling stays legal.
+  mortgages, trade composition steps and offers); at the cap only rolling stays legal. 1 to 1,000.
 - ``max_trade_steps``: a cap on the toggle and money steps of one trade draft; at the cap only
-  submitting (if the draft is a legal offer) and cancelling stay legal.
+  submitting (if the draft is a legal offer) and cancelling stay legal. 1 to 1,000.
 - ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so agents
   are only asked real questions. On by default; turn it off to see every decision.
 - ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
+- ``dense_coef``: the weight of that shaping, a finite number from 0 to 100.
 - ``max_decisions``: a safety cap on the decisions of one game (the agents' and those the
-  environment plays by itself); reaching it truncates every agent.
+  environment plays by itself); reaching it truncates every agent. 1 to 1,000,000,000.
+
+Whole-number options take Python ``int`` only (``True`` is not a number here), flags take
+``bool`` only. A bad option raises ``RulesError`` (a ``ValueError``) naming the option and what
+is allowed.
+
+Seeds: ``reset(seed=None)`` or a whole number from 0 up (a Python or numpy integer; not a bool or
+a float: ``1.7`` is refused, not rounded, and negative seeds are refused because Python's
+generator would fold them onto their absolute values). A bad seed raises ``SeedError`` (a
+``ValueError``, as the engine's ``Game`` raises) and changes nothing.
 
 Actions
 -------
@@ -58,7 +70,21 @@ name (``action_to_string(id)``; the full table is in ``docs/env.md``):
 The mask (``action_mask`` in the observation) marks exactly the legal ids for the agent that must
 decide, and is all zeros for every other agent. A masked-out action raises
 ``IllegalActionError`` from ``raw_env`` and changes nothing; ``env()`` adds PettingZoo's usual
-wrappers, under which an illegal action ends the game with -1 for its maker.
+wrappers, under which a masked-out action ends the game with -1 for its maker.
+
+An action is an integer id from 0 to 180: a Python ``int``, a numpy integer (``np.int64(5)``) or
+a 0-d integer array (``np.array(5)``, what Stable-Baselines3's ``predict`` returns for one
+observation). Anything else is refused with ``IllegalActionError`` naming the value and the
+range, changing nothing: bools (``step(False)`` is not a roll), floats (even ``5.0``), strings,
+ids out of range, and arrays of any other shape, a 1-element array included (that is a batch of
+one: pass ``action.item()``), as gymnasium's ``Discrete.contains`` does. ``None`` only steps out a
+terminated or truncated agent. ``as_action_id(value)`` applies these rules; ``env()`` applies
+them too, before its wrappers read the mask, so a malformed action raises there as well rather
+than ending the game.
+
+A ``step()`` once every agent is done (or before ``reset()``) raises ``IllegalActionError``
+from ``raw_env``; under ``env()`` PettingZoo's order-enforcing wrapper logs a warning and does
+nothing, as for every PettingZoo environment.
 
 Observation
 -----------
@@ -101,7 +127,10 @@ bench.env_speed`` measures masked random play; the README gives the figures.
 
 Version history
 ---------------
-- v0 (byapar_env 0.1.0): first release; observation version 1.
+- v0 (byapar_env 0.1.0): first release; observation version 1. Later in v0: 0-d integer
+  arrays are accepted as actions; bool, float and other malformed actions, bad seeds, bad
+  options and steps after the end are refused with typed errors. Valid input plays exactly as
+  before (same observations, masks and games).
 """
 
 from __future__ import annotations
@@ -126,8 +155,9 @@ from .action_table import (
     engine_action,
     legal_ids,
 )
-from .engine import Game, IllegalActionError, Phase, Rules
+from .engine import Game, IllegalActionError, Phase, Rules, RulesError, SeedError
 from .engine.board import PLACES
+from .engine.errors import show
 from .observation import (
     OBSERVATION_SIZE,
     OBSERVATION_VERSION,
@@ -141,14 +171,106 @@ ENV_NAME = "byapar_v0"
 REWARD_MODES = ("outcome", "net_worth_share")
 _STATE_FORMAT = "byapar-env-state"
 
+# Upper bounds of the environment's own options, and of two table options the engine takes at
+# any size. The engine computes with exact integers, but the observation divides money and
+# rounds into float32: a 10**40 starting cash would observe as inf. The caps sit far above any
+# real game (40 rounds, 15,000 cash, the arena's "uncapped" 10**9 decisions).
+MAX_ROUNDS = 1_000
+MAX_STARTING_CASH = 1_000_000
+MAX_STEP_CAP = 1_000  # max_pre_roll_actions and max_trade_steps
+MAX_DECISIONS = 10**9
+MAX_DENSE_COEF = 100.0
+
+
+def _is_whole(value: object) -> bool:
+    # bool is an int subclass: True must not pass for 1.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_whole(name: str, value: object, low: int, high: int) -> None:
+    if not _is_whole(value) or not low <= value <= high:
+        raise RulesError(f"{name} must be a whole number from {low:,} to {high:,} (a Python int), "
+                         f"got {show(value)}")
+
+
+def _check_real(name: str, value: object, low: float, high: float) -> float:
+    """``value`` as a float, refusing bools, strings, NaN and values outside [low, high]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise RulesError(f"{name} must be a finite number from {low:g} to {high:g}, "
+                         f"got {show(value)}")
+    number = float(value)
+    if not low <= number <= high:  # NaN fails every comparison, so it lands here too
+        raise RulesError(f"{name} must be a finite number from {low:g} to {high:g}, "
+                         f"got {show(value)}")
+    return number
+
+
+def as_action_id(action: object) -> int:
+    """The action id ``action`` stands for, or ``IllegalActionError`` naming it and the range.
+
+    Accepted: a Python ``int``, a numpy integer, or a 0-d integer array (SB3's ``predict`` on
+    one observation), from 0 to 180. Refused: bools (``False`` is not ``roll``), floats (even
+    ``5.0``: a float id is a bug upstream), strings, ``None`` and arrays of any other shape, a
+    1-element array included, as gymnasium's ``Discrete.contains`` refuses it.
+    """
+    value = None
+    if _is_whole(action):
+        value = action
+    elif isinstance(action, np.integer) or (isinstance(action, np.ndarray) and action.shape == ()
+                                            and action.dtype.kind in "iu"):
+        value = int(action)
+    if value is not None and 0 <= value < NUM_ACTIONS:
+        return int(value)
+    hint = ""
+    if isinstance(action, np.ndarray) and action.size == 1 and action.shape != ():
+        hint = f"; this is an array of shape {action.shape}: pass its element, action.item()"
+    elif action is None:
+        hint = "; None only steps out an agent that is terminated or truncated"
+    raise IllegalActionError(
+        f"action {show(action)} ({type(action).__name__}) is not an action id: ids are "
+        f"whole numbers from 0 to {NUM_ACTIONS - 1}, as a Python int, a numpy integer or a 0-d "
+        f"integer array{hint}")
+
+
+def as_seed(seed: object) -> int | None:
+    """``seed`` as a Python int (or None), or ``SeedError``: a seed is None or a whole number
+    from 0 up, as a Python or numpy integer. Floats are refused rather than truncated (1.7 would
+    silently be 1), and negative seeds because ``random.Random`` folds them onto their absolute
+    values (-5 and 5 would play the same game)."""
+    if seed is None:
+        return None
+    if (_is_whole(seed) or isinstance(seed, np.integer)) and seed >= 0:
+        return int(seed)
+    raise SeedError(f"seed must be None or a whole number from 0 up (a Python or numpy "
+                    f"integer), got {show(seed)} ({type(seed).__name__})")
+
 
 def env(**kwargs) -> AECEnv:
-    """The environment with PettingZoo's standard wrappers (illegal move ends the game)."""
+    """The environment with PettingZoo's standard wrappers (a masked-out move ends the game;
+    a malformed one raises, as from ``raw_env``)."""
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = _ActionIdWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+class _ActionIdWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds check, reading actions as ``raw_env`` does.
+
+    The wrapper below it indexes the mask with the action before ``raw_env`` sees it: a bool
+    would index as a numpy boolean mask and fail with numpy's "truth value of an empty array",
+    and a float would fail the out-of-bounds assert. Here a live agent's action becomes a plain
+    int id first, or ``IllegalActionError`` naming the value and the range, changing nothing.
+    A done agent's action goes to PettingZoo's check unchanged (it must be None).
+    """
+
+    def step(self, action: int | np.integer | np.ndarray | None) -> None:
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            action = as_action_id(action)
+        super().step(action)
 
 
 def _check_draft(draft: TradeDraft, game: Game) -> None:
@@ -185,17 +307,30 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                  max_decisions: int = 20_000) -> None:
         super().__init__()
         self.rules = Rules(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
-                           auctions=auctions)
+                           auctions=auctions)  # the engine's checks first: types, 2-6 players
+        # The engine takes any positive rounds and cash; the observation needs them bounded.
+        if rounds is not None and rounds > MAX_ROUNDS:
+            raise RulesError(f"rounds must be None (until one player is left) or a whole number "
+                             f"from 1 to {MAX_ROUNDS:,} in this environment, got {show(rounds)}")
+        if starting_cash > MAX_STARTING_CASH:
+            raise RulesError(f"starting_cash must be a positive multiple of 100 up to "
+                             f"{MAX_STARTING_CASH:,} in this environment, "
+                             f"got {show(starting_cash)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
-        for name, value in (("max_pre_roll_actions", max_pre_roll_actions),
-                            ("max_trade_steps", max_trade_steps),
-                            ("max_decisions", max_decisions)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive whole number, got {value!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+            raise RulesError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {show(render_mode)}")
+        _check_whole("max_pre_roll_actions", max_pre_roll_actions, 1, MAX_STEP_CAP)
+        _check_whole("max_trade_steps", max_trade_steps, 1, MAX_STEP_CAP)
+        _check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
+        if not isinstance(skip_trivial, (bool, np.bool_)):
+            # bool("no") is True: a flag that is not a bool is a mistake, not a truth value.
+            raise RulesError(
+                f"skip_trivial must be True or False, got {show(skip_trivial)}")
+        if not isinstance(reward, str) or reward not in REWARD_MODES:
+            raise RulesError(f"reward must be one of {REWARD_MODES}, got {show(reward)}")
+        # Each step adds dense_coef times a change of share (at most 1): NaN or inf would poison
+        # every reward, and a negative weight would pay players for losing net worth.
+        dense_coef = _check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
         self._kwargs = dict(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
                             auctions=auctions, render_mode=render_mode,
                             max_pre_roll_actions=max_pre_roll_actions,
@@ -257,8 +392,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        # Checked before anything changes (the engine checks too, but only once the seeder has
+        # moved on): a refused seed leaves the environment as it was.
+        seed = as_seed(seed)
         if seed is not None:
-            seed = int(seed)  # numpy integers too
             self._seeder = random.Random(seed)
             game_seed = seed
         else:
@@ -346,14 +483,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     # ------------------------------------------------------------------ stepping
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+    def step(self, action: int | np.integer | np.ndarray | None) -> None:
+        """Take ``action`` (an id, see ``as_action_id``) for the agent that must decide, or
+        ``None`` for a terminated or truncated one. Raises ``IllegalActionError``, changing
+        nothing, for a malformed or masked-out action and once every agent is done."""
+        try:
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):
+            # Before reset there is no agent; after the last one stepped out, agent_selection
+            # names an agent no longer in the dictionaries.
+            raise IllegalActionError(self._no_agent_message(action)) from None
+        if done:
             self._was_dead_step(action)
             return
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            action = as_action_id(action)  # a numpy id becomes an int; anything else raises
         mask = self._mask or self._legal_mask()
-        if (not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS
-                or not mask[action]):
+        if not mask[action]:
             legal = self._legal_ids()
             names = ", ".join(f"{i} ({ACTIONS[i].name})" for i in legal[:12])
             more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
@@ -379,6 +526,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                 self._deads_step_first()
         if self.render_mode == "human":
             self.render()
+
+    def _no_agent_message(self, action: object) -> str:
+        shown = show(action)
+        if self.game is None:
+            return f"step({shown}) before reset(): call reset() to start a game"
+        return (f"step({shown}) after every agent is done (the game is over or truncated): "
+                f"call reset() to start a new game")
 
     def _take(self, action: int) -> None:
         """Carry out one legal id: a trade-composition step or an engine action."""
@@ -574,7 +728,8 @@ def _rng_from(data: list) -> tuple:
     return (version, tuple(internal), gauss)
 
 
-__all__ = ["env", "raw_env", "action_to_string", "observation_layout", "PLACES"]
+__all__ = ["env", "raw_env", "action_to_string", "as_action_id", "as_seed",
+           "observation_layout", "PLACES"]
 
 
 def _register() -> None:

@@ -13,29 +13,45 @@
   so it gets its final outcome even when an opponent's move ends the game or bankrupts it.
 - An episode ends when the game ends or the learner goes bankrupt (``terminated``), or at the
   environment's decision cap (``truncated``).
-- An illegal action (SB3's ``check_env`` samples without the mask) does not crash: it is replaced
-  by a uniformly random legal action from the view's seeded generator, ``info["illegal_action"]``
-  is True, and ``illegal_penalty`` (0 by default) is added to the reward.
+- Actions are ids as for the AEC environment (``byapar_v0.as_action_id``): a Python ``int``, a
+  numpy integer or a 0-d integer array (what ``model.predict(obs)`` returns), from 0 to 180.
+- A well-formed id that the mask forbids (SB3's and gymnasium's ``check_env`` sample without the
+  mask) does not crash: it is replaced by a uniformly random legal action from the view's seeded
+  generator, ``info["illegal_action"]`` is True, and ``illegal_penalty`` (0 by default, a finite
+  number from -100 to 0) is added to the reward. A malformed action (a bool, a float, a string,
+  an id out of range, an array that is not 0-d, such as ``np.array([5])``) is never replaced: it
+  raises ``IllegalActionError`` (a ``ValueError``) naming the value and the range, changing
+  nothing.
+- ``step()`` before ``reset()`` or after the learner's episode ended raises ``RuntimeError``.
+- Seeds are as for the AEC environment: None or a whole number from 0 up, else ``SeedError``.
 - ``num_players`` may be a sequence: each episode draws its table size from it, and
   ``tables`` a list of table options (e.g. ``[{"rounds": 40}, {"auctions": False}]``) to draw
   from as well. ``opponents`` is
   one player for every other seat, a list of players (cycled), or a function
   ``(rng, count) -> list of players`` called at each reset (for opponent pools). Players follow
   ``byapar_env.players.Player``.
+- Bad arguments (a table size outside 2 to 6, a bool for a seat, an empty opponent list, an
+  unknown table option, a NaN penalty...) raise ``RulesError`` naming the argument.
+- Registered with gymnasium as ``byapar/SingleSeat-v0`` when ``byapar_env`` is imported:
+  ``gymnasium.make("byapar/SingleSeat-v0", num_players=4)`` takes the arguments above.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from .action_table import NUM_ACTIONS
-from .byapar_v0 import raw_env
+from .byapar_v0 import MAX_DENSE_COEF, as_action_id, as_seed, raw_env
+from .engine import RulesError
+from .engine.errors import show
+from .engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from .observation import OBSERVATION_SIZE
 from .players import Player, RandomPlayer
 
@@ -49,19 +65,34 @@ class SingleSeatEnv(gymnasium.Env):
                  seat: int | None = None, illegal_penalty: float = 0.0,
                  render_mode: str | None = None, tables: Sequence[dict] | None = None,
                  **env_kwargs) -> None:
-        sizes = [num_players] if isinstance(num_players, int) else list(num_players)
-        if not sizes:
-            raise ValueError("num_players must be a table size from 2 to 6 or a sequence of them")
+        sizes = _table_sizes(num_players)
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
+                                     and 0 <= seat < min(sizes)):
+            raise RulesError(f"seat must be None (random) or a seat from 0 to {min(sizes) - 1}, "
+                             f"got {show(seat)}")
+        _check_opponents(opponents)
+        # A penalty is a negative reward: a positive one would pay for illegal actions, and
+        # NaN would poison every return. The bound matches dense_coef's.
+        if isinstance(illegal_penalty, (bool, np.bool_)) or not isinstance(
+                illegal_penalty, (int, float, np.integer, np.floating)) or not (
+                -MAX_DENSE_COEF <= float(illegal_penalty) <= 0):
+            raise RulesError(f"illegal_penalty must be a finite number from "
+                             f"{-MAX_DENSE_COEF:g} to 0, got {show(illegal_penalty)}")
         # ``tables``: table options (rounds, starting_cash, auctions...) to draw one of per
         # episode, on top of ``env_kwargs``. One raw environment per (size, table) is built up
-        # front: this also validates every option.
-        self.tables = [dict(t) for t in tables] if tables else [{}]
+        # front: this also validates every option's value.
+        _check_options("the keyword arguments", env_kwargs)
+        if tables is not None and (isinstance(tables, (str, bytes, Mapping))
+                                   or not isinstance(tables, Iterable)):
+            raise RulesError("tables must be None or a list of dicts of table options, got "
+                             f"{show(tables)}")
+        self.tables = list(tables) if tables is not None else []
+        for t in self.tables:
+            _check_options("each of tables", t)
+        self.tables = [dict(t) for t in self.tables] or [{}]  # none: the given options alone
         self._envs = {(n, i): raw_env(num_players=n, render_mode=render_mode,
                                       **{**env_kwargs, **t})
                       for n in sizes for i, t in enumerate(self.tables)}
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < min(sizes)):
-            raise ValueError(f"seat must be None (random) or a seat from 0 to {min(sizes) - 1}, "
-                             f"got {seat!r}")
         self.sizes = sizes
         self.fixed_seat = seat
         self.opponents = opponents if opponents is not None else RandomPlayer()
@@ -76,7 +107,9 @@ class SingleSeatEnv(gymnasium.Env):
         self._players: list[Player | None] = []
 
     # ------------------------------------------------------------------ episode
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict]:
+        seed = as_seed(seed)  # refuses 1.7 and -1 with SeedError; numpy integers become ints
         super().reset(seed=seed)
         if seed is not None:
             self.rng = random.Random(seed)
@@ -112,23 +145,28 @@ class SingleSeatEnv(gymnasium.Env):
         else:
             chosen = [opp[i % len(opp)] for i in range(count)]
         if len(chosen) != count:
-            raise ValueError(f"the opponent function returned {len(chosen)} players for "
+            raise RulesError(f"the opponent function returned {len(chosen)} players for "
                              f"{count} seats")
         return chosen
 
-    def step(self, action):
+    def step(self, action: int | np.integer | np.ndarray) -> tuple[np.ndarray, float, bool,
+                                                                    bool, dict]:
         env = self.env
+        if env.game is None:
+            raise RuntimeError("step() before reset(): call reset() first")
         if self._learner_done():
             raise RuntimeError("the learner's episode is over: call reset() before step()")
+        # Only a well-formed id may be replaced below: a float, a bool or a batch is a bug in
+        # the caller, and playing a random action for it would hide that bug.
+        action = as_action_id(action)
         mask = self.action_masks()
         info: dict = {"illegal_action": False}
         reward = 0.0
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < NUM_ACTIONS
-                and mask[action]):
+        if not mask[action]:
             info["illegal_action"] = True
             reward += self.illegal_penalty
             action = self.rng.choice(np.flatnonzero(mask).tolist())
-        env.step(int(action))
+        env.step(action)
         reward += env.rewards.get(self.agent, 0.0)
         more, done = self._play_others()
         reward += more
@@ -168,5 +206,46 @@ class SingleSeatEnv(gymnasium.Env):
         """The learner's legal actions as booleans (all False once its game is over)."""
         return self.env.action_mask(self.agent).astype(bool)
 
-    def render(self):
+    def render(self) -> str | np.ndarray | None:
         return self.env.render()
+
+
+# The options a table may set: raw_env's arguments less the two the view sets itself (read from
+# its signature, so that a new option needs no second edit here).
+_TABLE_OPTIONS = tuple(name for name in inspect.signature(raw_env.__init__).parameters
+                       if name not in ("self", "num_players", "render_mode"))
+
+
+def _table_sizes(num_players: object) -> list[int]:
+    message = (f"num_players must be a table size from {MIN_PLAYERS} to {MAX_PLAYERS} or a "
+               f"non-empty sequence of them, got {show(num_players)}")
+    if isinstance(num_players, int) and not isinstance(num_players, bool):
+        sizes = [num_players]
+    elif isinstance(num_players, Sequence) and not isinstance(num_players, (str, bytes)):
+        sizes = list(num_players)
+    else:
+        raise RulesError(message)
+    if not sizes or not all(isinstance(n, int) and not isinstance(n, bool)
+                            and MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
+        raise RulesError(message)
+    return sizes
+
+
+def _check_options(where: str, options: object) -> None:
+    if not isinstance(options, Mapping):
+        raise RulesError(f"{where} must be a dict of table options, got {show(options)}")
+    unknown = sorted(set(options) - set(_TABLE_OPTIONS), key=str)
+    if unknown:
+        raise RulesError(f"unknown table options {unknown} in {where}; allowed: "
+                         f"{list(_TABLE_OPTIONS)}")
+
+
+def _check_opponents(opponents: object) -> None:
+    if opponents is None or hasattr(opponents, "act") or callable(opponents):
+        return
+    if (isinstance(opponents, Sequence) and not isinstance(opponents, (str, bytes))
+            and opponents and all(hasattr(p, "act") for p in opponents)):
+        return
+    raise RulesError("opponents must be None (random players), a player (an object with "
+                     "act(env, seat)), a non-empty list of players, or a function "
+                     f"(rng, count) -> players; got {show(opponents)}")

@@ -119,3 +119,23 @@ def test_stepping_after_the_episode_is_refused() -> None:
     play_episode(env, 0)
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
+
+
+def test_readme_example_in_docs_single_seat_runs() -> None:
+    """docs/single_seat.md is the README's gymnasium section: its code must run as written."""
+    import pathlib
+    import re
+    import subprocess
+    import sys
+
+    pytest.importorskip("sb3_contrib")
+    root = pathlib.Path(__file__).resolve().parent.parent
+    blocks = re.findall(r"```python\n(.*?)```", (root / "docs" / "single_seat.md").read_text(),
+                        re.S)
+    assert len(blocks) == 1
+    # A fresh interpreter, as a reader has: nothing registered or imported beforehand. The
+    # timeout is generous (the example trains in about 10 s on 2 idle cores) for busy machines.
+    out = subprocess.run([sys.executable, "-c", blocks[0]], cwd=root, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert re.fullmatch(r"seat [0-3] of 4: outcome [+-]\d\.\d{3}\n", out.stdout), out.stdout
