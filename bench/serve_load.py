@@ -1,0 +1,257 @@
+"""Load on ``byapar serve``: many tables of computer players played through the API at once,
+and the decision call's latency for the hard player.
+
+    python -m bench.serve_load [--seconds 20] [--workers 8] [--max-tables 200]
+                               [--decide-calls 300] [--json PATH]
+
+Starts the server in a subprocess on a free loopback port (127.0.0.1 only; nothing else is
+ever contacted), then:
+
+1. ``/v1/decide`` with ``player: hard`` on saved games from seeded games (every phase, early
+   and late positions), one call at a time: the server's own time (``ms`` in the answer, from
+   reading the game to the decision) and the client's round trip, median and 95th percentile;
+2. the load: ``--workers`` threads, each creating a table of 2 to 4 computer players (20
+   rounds), letting it play one decision per request (``POST .../advance``, as the page does at
+   a pace), reading its state now and then, and deleting it at the end; plus one thread calling
+   ``/v1/decide``. It stops after ``--seconds`` or ``--max-tables`` tables, whichever comes
+   first, and reports requests per second, latency percentiles and errors.
+
+Client and server share this machine's cores, so the figures are what one machine does with
+both; the server runs one process (uvicorn, no workers). Proxies in the environment are
+ignored (``trust_env=False``): the traffic stays on the loopback interface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from byapar_env.engine import Game, Rules
+
+LINEUPS = (("medium", "easy"), ("hard", "medium", "random"), ("easy", "hard"),
+           ("strategist", "medium", "easy", "hard"), ("random", "random", "medium"))
+ROUNDS = 20
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
+                             "--port", str(port), "--pace-ms", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            r = httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False)
+            r.raise_for_status()
+            return proc
+        except httpx.HTTPError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("byapar serve did not start: "
+                                   + proc.stderr.read().decode(errors="replace")) from None
+            time.sleep(0.2)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def saved_positions(count: int, seed: int = 0) -> list[dict]:
+    """Saved games from seeded games of random legal play, at random points before the end."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        game = Game(Rules(num_players=rng.choice((2, 3, 4, 6))), seed=rng.getrandbits(32))
+        stop = rng.randrange(1, 600)
+        for _ in range(stop):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if not game.is_over:
+            out.append(json.loads(game.to_json()))
+    return out
+
+
+def measure_decide(base: str, calls: int) -> dict:
+    positions = saved_positions(calls)
+    server_ms, client_ms = [], []
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        for body in positions[:20]:  # warm-up: first imports, caches
+            client.post("/v1/decide", json={"game": body, "player": "hard"})
+        for body in positions:
+            start = time.perf_counter()
+            r = client.post("/v1/decide", json={"game": body, "player": "hard"})
+            client_ms.append((time.perf_counter() - start) * 1000)
+            r.raise_for_status()
+            server_ms.append(r.json()["ms"])
+    return {"calls": len(positions), "server_ms_median": statistics.median(server_ms),
+            "server_ms_p95": percentile(server_ms, 95),
+            "client_ms_median": statistics.median(client_ms),
+            "client_ms_p95": percentile(client_ms, 95)}
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    tables: int = 0
+    games_finished: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, kind: str, ms: float) -> None:
+        with self.lock:
+            self.latencies.setdefault(kind, []).append(ms)
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text[:200])
+
+
+def _timed(client: httpx.Client, tally: Tally, kind: str, method: str, url: str,
+           body: dict | None = None) -> dict | None:
+    start = time.perf_counter()
+    try:
+        r = client.request(method, url, json=body)
+    except httpx.HTTPError as exc:
+        tally.error(f"{kind}: {type(exc).__name__}")
+        return None
+    tally.add(kind, (time.perf_counter() - start) * 1000)
+    if r.status_code >= 400:
+        tally.error(f"{kind}: {r.status_code} {r.text}")
+        return None
+    return r.json() if r.status_code != 204 else {}
+
+
+def table_worker(base: str, tally: Tally, stop: threading.Event, max_tables: int,
+                 seed: int) -> None:
+    rng = random.Random(seed)
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        while not stop.is_set():
+            with tally.lock:
+                if tally.tables >= max_tables:
+                    return
+                tally.tables += 1
+            seats = list(rng.choice(LINEUPS))
+            state = _timed(client, tally, "create", "POST", "/v1/tables",
+                           {"seats": seats, "rules": {"rounds": ROUNDS},
+                            "seed": rng.getrandbits(31)})
+            if state is None:
+                continue
+            url = f"/v1/tables/{state['id']}"
+            steps = 0
+            while state is not None and state["to_move"] and not stop.is_set():
+                state = _timed(client, tally, "advance", "POST", f"{url}/advance",
+                               {"max_decisions": 1})
+                steps += 1
+                if steps % 10 == 0:
+                    _timed(client, tally, "read", "GET", url)
+            if state is not None and state["to_move"] is None:
+                with tally.lock:
+                    tally.games_finished += 1
+            _timed(client, tally, "delete", "DELETE", url)
+
+
+def decide_worker(base: str, tally: Tally, stop: threading.Event) -> None:
+    positions = saved_positions(100, seed=1)
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        i = 0
+        while not stop.is_set():
+            _timed(client, tally, "decide", "POST", "/v1/decide",
+                   {"game": positions[i % len(positions)], "player": "hard"})
+            i += 1
+
+
+def run_load(base: str, seconds: float, workers: int, max_tables: int) -> dict:
+    tally = Tally()
+    stop = threading.Event()
+    threads = [threading.Thread(target=table_worker, args=(base, tally, stop, max_tables, i))
+               for i in range(workers)]
+    threads.append(threading.Thread(target=decide_worker, args=(base, tally, stop)))
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    # Stop on the time budget, or as soon as every table worker is done (max_tables reached).
+    while time.perf_counter() - start < seconds and any(t.is_alive() for t in threads[:-1]):
+        time.sleep(0.05)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    elapsed = time.perf_counter() - start
+    every = [ms for values in tally.latencies.values() for ms in values]
+    by_kind = {k: {"requests": len(v), "p50_ms": percentile(v, 50), "p95_ms": percentile(v, 95),
+                   "p99_ms": percentile(v, 99)} for k, v in sorted(tally.latencies.items())}
+    return {"seconds": elapsed, "workers": workers, "requests": len(every),
+            "requests_per_s": len(every) / elapsed, "p50_ms": percentile(every, 50),
+            "p95_ms": percentile(every, 95), "p99_ms": percentile(every, 99),
+            "errors": len(tally.errors), "error_examples": tally.errors[:5],
+            "tables": tally.tables, "games_finished": tally.games_finished, "by_kind": by_kind}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=20.0, help="load phase time budget")
+    ap.add_argument("--workers", type=int, default=8, help="concurrent table players (1-32)")
+    ap.add_argument("--max-tables", type=int, default=200, help="tables created at most")
+    ap.add_argument("--decide-calls", type=int, default=300, help="decide latency samples")
+    ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    args = ap.parse_args(argv)
+    if not 1 <= args.workers <= 32 or not 0 < args.seconds <= 600 or args.max_tables < 1:
+        ap.error("--workers 1 to 32, --seconds up to 600 and --max-tables at least 1")
+    port = free_port()
+    proc = start_server(port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        decide = measure_decide(base, args.decide_calls)
+        load = run_load(base, args.seconds, args.workers, args.max_tables)
+    finally:
+        stop_server(proc)
+    print(f"decide (hard, {decide['calls']} saved games, one at a time): server "
+          f"{decide['server_ms_median']:.2f} ms median, {decide['server_ms_p95']:.2f} ms p95; "
+          f"round trip {decide['client_ms_median']:.2f} ms median, "
+          f"{decide['client_ms_p95']:.2f} ms p95")
+    print(f"load ({load['workers']} table workers + 1 decide worker, {load['seconds']:.1f} s, "
+          f"{load['tables']} tables, {load['games_finished']} games finished): "
+          f"{load['requests_per_s']:.0f} requests/s; latency p50 {load['p50_ms']:.1f} ms, "
+          f"p95 {load['p95_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms; errors {load['errors']}")
+    for kind, row in load["by_kind"].items():
+        print(f"  {kind:<8} {row['requests']:>7} requests  p50 {row['p50_ms']:6.1f} ms  "
+              f"p95 {row['p95_ms']:6.1f} ms  p99 {row['p99_ms']:6.1f} ms")
+    for example in load["error_examples"]:
+        print(f"  error: {example}")
+    result = {"decide": decide, "load": load}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""The /v1 routes that hold no table: what this server offers, the board, the action table,
+and the stateless decision call for game sites."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+
+from byapar_env import __version__
+from byapar_env.action_table import ACTIONS
+from byapar_env.engine import board as B
+from byapar_env.engine.rules import DEFAULT_ROUNDS, ROUND_PRESETS
+from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
+
+from . import limits
+from .codec import action_to_json
+from .decide import decide
+from .errors import Conflict
+from .roster import PERSON, Roster
+from .saves import load_game
+from .schemas import DecideIn, DecideOut, ErrorOut
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def board_view() -> dict:
+    squares = [{"index": s.index, "name": s.name, "kind": s.kind, "group": s.group,
+                "price": s.price, "house_cost": s.house_cost, "rents": list(s.rents),
+                "tax": s.tax} for s in B.SQUARES]
+    return {"board": B.BOARD_HASH, "squares": squares,
+            "groups": {g: list(sq) for g, sq in B.GROUPS.items()},
+            "group_colours": {g: _hex(c) for g, c in GROUP_COLOURS.items()},
+            "seat_colours": [_hex(c) for c in SEAT_COLOURS],
+            "salary": B.SALARY, "jail_fine": B.JAIL_FINE, "bid_step": B.BID_STEP,
+            "hotel": B.HOTEL}
+
+
+def info_router(roster: Roster, pace_ms: int) -> APIRouter:
+    router = APIRouter(prefix="/v1", tags=["info"])
+    info = {
+        "api_version": limits.API_VERSION, "version": __version__,
+        "players": {"person": PERSON, "levels": list(roster.levels),
+                    "panel": list(roster.panel), "checkpoints": list(roster.checkpoints),
+                    "all": list(roster.names)},
+        "pace_ms": pace_ms,
+        "defaults": {"rounds": DEFAULT_ROUNDS, "round_presets": list(ROUND_PRESETS),
+                     "starting_cash": B.DEFAULT_STARTING_CASH,
+                     "starting_cash_presets": list(B.STARTING_CASH_PRESETS), "auctions": True},
+        "limits": {"max_tables": limits.MAX_TABLES, "max_body_bytes": limits.MAX_BODY_BYTES,
+                   "max_name_chars": limits.MAX_NAME_CHARS, "max_rounds": limits.MAX_ROUNDS,
+                   "max_starting_cash": limits.MAX_STARTING_CASH,
+                   "max_advance": limits.MAX_ADVANCE, "seats": [2, 6]},
+    }
+    board = board_view()
+    actions = [{"id": a.id, "kind": a.kind, "arg": a.arg, "name": a.name} for a in ACTIONS]
+
+    @router.get("")
+    def server_info() -> dict:
+        """The API version, the players offered, the default pace and every limit."""
+        return info
+
+    @router.get("/board")
+    def board_data() -> dict:
+        """The 36 squares (names, kinds, groups, prices, rents) and the colours the page uses."""
+        return board
+
+    @router.get("/actions")
+    def action_table() -> dict:
+        """Every action id of the environment with its kind, argument and name."""
+        return {"actions": actions}
+
+    return router
+
+
+def decide_router(roster: Roster) -> APIRouter:
+    router = APIRouter(prefix="/v1", tags=["decide"],
+                       responses={c: {"model": ErrorOut} for c in (409, 413, 422)})
+
+    @router.post("/decide", response_model=DecideOut)
+    def decide_action(body: DecideIn) -> Response:
+        """What a computer player does in a saved game, for the seat that must decide. Nothing
+        is stored. ``ms`` is the server's time to read the game and decide."""
+        start = time.perf_counter()
+        name = roster.check(body.player, "player")
+        game = load_game(body.game, "game")
+        if game.is_over:
+            raise Conflict("the game is over: there is nothing to decide", field="game")
+        d = decide(roster.make(name), game, body.pre_roll_actions)
+        ms = (time.perf_counter() - start) * 1000.0
+        named = ACTIONS[d.id].name if d.id is not None else str(d.action)
+        return JSONResponse({
+            "api_version": limits.API_VERSION,
+            "action": {"id": d.id, "name": named, "text": str(d.action),
+                       "engine": action_to_json(d.action)},
+            "seat": game.current_player, "player": name, "ms": round(ms, 3)})
+
+    return router

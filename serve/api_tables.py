@@ -1,0 +1,142 @@
+"""The /v1/tables routes: create a table, read it, act, let computer seats move, save, delete.
+
+Every route that touches a table does so inside ``table.locked()``, and validates everything
+before changing anything, so a refused request leaves the table as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+
+from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
+
+from .decide import steps_of
+from .errors import Conflict, IllegalAction, InvalidInput
+from .legal import resolve
+from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
+from .roster import PERSON, Roster
+from .saves import load_game, read_table_save, table_save
+from .schemas import Advance, ApplyAction, CreateTable, ErrorOut, RulesIn, TableState
+from .state import table_state
+from .tables import Table, TableStore
+
+_ERRORS = {code: {"model": ErrorOut} for code in (404, 409, 413, 422, 429, 503)}
+
+
+def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
+    rules = rules or RulesIn()
+    if rules.rounds is not None and not 1 <= rules.rounds <= MAX_ROUNDS:
+        raise InvalidInput(f"rules.rounds must be null (until one player is left) or a whole "
+                           f"number from 1 to {MAX_ROUNDS}", field="rules.rounds")
+    if not 0 < rules.starting_cash <= MAX_STARTING_CASH:
+        raise InvalidInput(f"rules.starting_cash must be a positive multiple of 100 up to "
+                           f"{MAX_STARTING_CASH:,}", field="rules.starting_cash")
+    try:
+        return Rules(num_players=num_players, rounds=rules.rounds,
+                     starting_cash=rules.starting_cash, auctions=rules.auctions)
+    except RulesError as exc:
+        key = str(exc).split(" ", 1)[0]  # the engine's messages start with the option's name
+        field = "seats" if key == "num_players" else f"rules.{key}"
+        raise InvalidInput(f"{field}: {exc}", field=field) from None
+
+
+def _seat_names(roster: Roster, names: list | None, field: str, num_players: int | None
+                ) -> list[str]:
+    if names is None:
+        raise InvalidInput(f"{field} is needed: one entry per seat, 2 to 6, each \"person\" or "
+                           "a player name", field=field, allowed=[PERSON, *roster.names])
+    if not 2 <= len(names) <= 6 or (num_players is not None and len(names) != num_players):
+        want = "2 to 6" if num_players is None else f"{num_players} (the saved game's seats)"
+        raise InvalidInput(f"{field} must have {want} entries, got {len(names)}", field=field)
+    return [roster.check(name, f"{field}[{i}]", person_ok=True) for i, name in enumerate(names)]
+
+
+def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> Table:
+    """The table a create request describes, fully checked; nothing is stored yet."""
+    if sum(x is not None for x in (body.game, body.save)) > 1:
+        raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
+                           field="save")
+    if (body.game is not None or body.save is not None) and body.rules is not None:
+        raise InvalidInput("a saved game brings its own rules: leave out 'rules'", field="rules")
+    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+    pre_roll = 0
+    if body.save is not None:
+        saved, game, pre_roll = read_table_save(body.save)
+        field = "seats" if body.seats is not None else "save.seats"
+        names = _seat_names(roster, body.seats if body.seats is not None else saved, field,
+                            game.num_players)
+    elif body.game is not None:
+        game = load_game(body.game, "game")
+        names = _seat_names(roster, body.seats, "seats", game.num_players)
+    else:
+        names = _seat_names(roster, body.seats, "seats", None)
+        game = Game(make_rules(body.rules, len(names)), seed=seed)
+    return Table(store.new_id(), names, game, roster, seed % 2**31, pre_roll)
+
+
+def tables_router(roster: Roster, store: TableStore) -> APIRouter:
+    router = APIRouter(prefix="/v1/tables", tags=["tables"], responses=_ERRORS)
+
+    @router.post("", status_code=201, response_model=TableState)
+    def create_table(body: CreateTable) -> Response:
+        """Seat players at a new table (or a loaded game) and return its state."""
+        table = _new_table(body, roster, store)
+        store.add(table)
+        with table.locked():
+            return JSONResponse(table_state(table), status_code=201)
+
+    @router.get("/{table_id}", response_model=TableState)
+    def read_table(table_id: str) -> Response:
+        """The table's state: the saved game, the legal actions with ids and names, and more."""
+        with store.get(table_id).locked() as table:
+            return JSONResponse(table_state(table))
+
+    @router.post("/{table_id}/actions", response_model=TableState)
+    def apply_action(table_id: str, body: ApplyAction) -> Response:
+        """A person's action, by id, by name or in engine form (trade offers: engine form)."""
+        with store.get(table_id).locked() as table:
+            game = table.game
+            if game.is_over:
+                raise Conflict("the game is over; create a new table to play again",
+                               field="table_id")
+            seat = game.current_player
+            if body.seat is not None and body.seat != seat:
+                raise Conflict(f"seat {seat} decides now, not seat {body.seat}", field="seat")
+            if table.players[seat] is not None:
+                raise Conflict(f"seat {seat} is played by the computer ({table.seats[seat]}); "
+                               "POST /v1/tables/ID/advance lets it move", field="seat")
+            action = resolve(body.model_dump(), game, table.pre_roll_actions)
+            try:
+                table.apply(action, steps_of(game, action))
+            except IllegalActionError as exc:  # the engine's last word; nothing changed
+                raise IllegalAction(str(exc), field="action") from None
+            return JSONResponse(table_state(table))
+
+    @router.post("/{table_id}/advance", response_model=TableState)
+    def advance(table_id: str, body: Advance | None = None) -> Response:
+        """Let computer seats decide, up to ``max_decisions``, until a person must decide or
+        the game ends; ``moves`` lists what they did."""
+        max_decisions = body.max_decisions if body is not None else 1
+        with store.get(table_id).locked() as table:
+            moves = table.advance(max_decisions)
+            return JSONResponse(table_state(table, moves))
+
+    @router.get("/{table_id}/save")
+    def save_table(table_id: str) -> Response:
+        """The table as a file to keep: seats and the engine's saved game. POST it back to
+        /v1/tables as ``{"save": ...}``."""
+        with store.get(table_id).locked() as table:
+            data = table_save(table.seats, table.game, table.pre_roll_actions)
+        return JSONResponse(data, headers={
+            "Content-Disposition": f'attachment; filename="byapar-{table.id}.json"'})
+
+    @router.delete("/{table_id}", status_code=204)
+    def delete_table(table_id: str) -> Response:
+        store.remove(table_id)
+        return Response(status_code=204)
+
+    return router
+

@@ -1,0 +1,102 @@
+"""The web application: the /v1 JSON API, the web table at ``/``, and the error handling that
+keeps every answer a short JSON message.
+
+Why FastAPI under uvicorn: request bodies are declared once as typed models, which gives
+validation with messages that name the field, and the OpenAPI description (/openapi.json) for
+free; plain ``def`` routes run in a thread pool, so a lock per table serialises one table's
+requests without holding up the others; its TestClient drives the app in tests without a
+socket. uvicorn is the standard ASGI server for it, pure Python (h11), and both were already in
+the project's test extra. The page is static HTML, CSS and JavaScript served from
+``serve/static``: no build step and nothing fetched from elsewhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from byapar_env import __version__
+
+from .api_info import decide_router, info_router
+from .api_tables import tables_router
+from .body_limit import BodyLimit
+from .errors import ApiError
+from .limits import DEFAULT_PACE_MS, MAX_BODY_BYTES
+from .roster import Roster
+from .tables import TableStore
+
+STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("byapar_serve")
+
+
+def _field(loc: tuple) -> str:
+    parts = [str(p) for p in loc if p != "body"]
+    return ".".join(parts) or "body"
+
+
+def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    # Only the location and message of each error: pydantic's "input" would echo a whole
+    # request back.
+    listed = [{"field": _field(e.get("loc", ())), "message": e.get("msg", "invalid")}
+              for e in errors[:10]]
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return JSONResponse({"error": "invalid_input", "field": "body",
+                             "detail": "the request body is not valid JSON"}, status_code=422)
+    first = listed[0] if listed else {"field": "body", "message": "invalid request"}
+    return JSONResponse({"error": "invalid_input", "field": first["field"],
+                         "detail": f"{first['field']}: {first['message']}", "errors": listed},
+                        status_code=422)
+
+
+def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+def _http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
+def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    # The traceback goes to the server's log only; the client gets one line.
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal", "detail": "internal server error"},
+                        status_code=500)
+
+
+def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
+               store: TableStore | None = None, max_body_bytes: int = MAX_BODY_BYTES
+               ) -> FastAPI:
+    """The application. ``roster``: the players offered (levels and panel by default);
+    ``pace_ms``: the page's default pause between computer moves; ``store``: the tables."""
+    roster = roster or Roster()
+    store = store if store is not None else TableStore()
+    # No /docs or /redoc: those pages load their scripts from a CDN. /openapi.json stays.
+    app = FastAPI(title="Byapar", version=__version__, docs_url=None, redoc_url=None,
+                  description="The Byapar web table and decision API. /v1 never changes "
+                              "incompatibly; fields may be added.")
+    app.state.store = store
+    app.state.roster = roster
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal_error)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.include_router(info_router(roster, pace_ms))
+    app.include_router(decide_router(roster))
+    app.include_router(tables_router(roster, store))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app

@@ -1,0 +1,124 @@
+"""One decision of a computer player, as an engine action, for the seat that must decide.
+
+Hand-written players (``EnginePlayer``) choose engine actions themselves: any bid, any trade
+offer. Every other player (the learned ones, random) answers with the environment's action ids
+on a ``seat_view``; a trade offer is composed there id by id (start, toggles, money) and comes
+back as the one engine offer it submits, without being applied. Whatever a player answers is
+checked: one that is not legal is replaced by rolling (or the first legal action), so a bad
+player cannot stall a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from byapar_agents import EnginePlayer
+from byapar_agents.arena import PRE_ROLL_CAP
+from byapar_agents.base import offer_steps
+
+from byapar_env.action_table import (
+    ACTIONS,
+    BID_MIN_ID,
+    BID_PRICE_IDS,
+    BID_RAISE_IDS,
+    CANCEL_ID,
+    ROLL_ID,
+    SUBMIT_ID,
+    bid_amount,
+    engine_action,
+    fixed_action_id,
+)
+from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.engine import actions as A
+
+from .seat_view import seat_view
+
+COMPOSING = frozenset({"trade_start", "trade_toggle", "trade_money", "trade_cancel"})
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    id: int | None  # the environment id that carries it out now; None for offers, odd bids
+    steps: int  # the pre-roll steps it counts for (an offer: its composition steps)
+
+
+def capped(game: Game, pre_roll_actions: int) -> bool:
+    """Whether the environment's pre-roll cap leaves only rolling."""
+    return game.phase == Phase.PRE_ROLL and pre_roll_actions >= PRE_ROLL_CAP
+
+
+def legal_now(game: Game, pre_roll_actions: int) -> list[Action]:
+    """The engine's legal actions, but only rolling once the pre-roll cap is reached."""
+    return [A.ROLL] if capped(game, pre_roll_actions) else game.legal_actions()
+
+
+def permitted(game: Game, action: Action, pre_roll_actions: int) -> str | None:
+    """Why ``action`` may not be taken now (the engine's reason, or the cap), or None."""
+    if capped(game, pre_roll_actions) and action != A.ROLL:
+        return (f"{PRE_ROLL_CAP} actions have been taken before rolling this turn: only "
+                "rolling is left")
+    if action.kind == ActionKind.OFFER_TRADE:
+        return game.trade_error(action)
+    return None if game.is_legal(action) else f"{action} is not legal now"
+
+
+def id_of(game: Game, action: Action) -> int | None:
+    """The environment id that carries out ``action`` now, or None if no single id does."""
+    if action.kind == ActionKind.OFFER_TRADE:
+        return None
+    if action.kind == ActionKind.BID:
+        for i in (BID_MIN_ID, *BID_RAISE_IDS, *BID_PRICE_IDS):
+            if bid_amount(game, i) == action.amount:
+                return i
+        return None
+    i = fixed_action_id(action)
+    return i if i >= 0 else None
+
+
+def steps_of(game: Game, action: Action) -> int:
+    if action.kind == ActionKind.OFFER_TRADE:
+        return len(offer_steps(game.current_player, game.num_players, action))
+    return 1
+
+
+def _fallback(legal: list[Action]) -> Action:
+    return A.ROLL if A.ROLL in legal else legal[0]
+
+
+def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decision:
+    legal = legal_now(game, pre_roll_actions)
+    action = player.choose(game, game.current_player, legal)
+    if not isinstance(action, Action) or permitted(game, action, pre_roll_actions):
+        action = _fallback(legal)
+    return Decision(action, id_of(game, action), steps_of(game, action))
+
+
+def _on_env(player: object, game: Game, pre_roll_actions: int) -> Decision:
+    env = seat_view(game, pre_roll_actions)
+    seat = game.current_player
+    # The environment's caps end any composition: each step counts toward the pre-roll cap,
+    # at which only rolling is left. The bound here only guards against a broken player.
+    for steps in range(1, 4 * PRE_ROLL_CAP):
+        legal = env.legal_action_ids()
+        i = legal[0] if len(legal) == 1 else int(player.act(env, seat))
+        if i not in legal:
+            i = next(x for x in (CANCEL_ID, ROLL_ID, legal[0]) if x in legal)
+        if i == SUBMIT_ID:
+            offer = env.draft.offer()
+            if game.trade_error(offer) is None:
+                return Decision(offer, None, steps)
+            i = CANCEL_ID  # the environment's draft rules should prevent this; never send it
+        if ACTIONS[i].kind in COMPOSING:
+            env.step(i)
+            continue
+        return Decision(engine_action(game, i), i, steps)
+    action = _fallback(game.legal_actions())
+    return Decision(action, id_of(game, action), 1)
+
+
+def decide(player: object, game: Game, pre_roll_actions: int = 0) -> Decision:
+    """What ``player`` does for ``game.current_player``; the game is left unchanged."""
+    if isinstance(player, EnginePlayer):
+        return _on_engine(player, game, pre_roll_actions)
+    return _on_env(player, game, pre_roll_actions)

@@ -1,0 +1,21 @@
+"""Every bound on what a client can make the server hold or do, in one place.
+
+The server keeps games in memory and runs players on request, so each thing a client can make
+grow has a ceiling here; the values are generous for play and small for a server.
+"""
+
+from __future__ import annotations
+
+API_VERSION = 1
+MAX_TABLES = 64  # live tables; at the limit the oldest idle one goes, or the request gets 429
+IDLE_EVICT_S = 600.0  # a table unused this long may be evicted to make room for a new one
+MAX_BODY_BYTES = 2 * 1024 * 1024  # a long 6-seat game saves to a few hundred KB
+MAX_NAME_CHARS = 256  # a player name, a checkpoint folder included
+MAX_ROUNDS = 200  # table option; a game played until one is left stops at round 100
+MAX_STARTING_CASH = 1_000_000  # the environment's own bound, so observations stay finite
+MAX_SEED = 2**63 - 1
+MAX_ADVANCE = 1_000  # decisions of computer seats in one advance request
+ADVANCE_BUDGET_S = 2.0  # and the wall time one advance request may take
+LOCK_WAIT_S = 10.0  # how long a request waits for its table's lock before 503
+MAX_PACE_MS = 10_000
+DEFAULT_PACE_MS = 400

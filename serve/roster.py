@@ -1,0 +1,76 @@
+"""The players this server offers: the levels, the panel and the checkpoint folders it was
+started with, and nothing else.
+
+A client names a player; only names on the roster are ever built, so no request can make the
+server read a folder of its choosing. Learned players are stateless, so each is loaded once
+per process and shared by every table and request (numpy's forward pass holds no state).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from byapar_agents import LEVEL_NAMES, PANEL_NAMES, LearnedPlayer, UnknownAgentError, make_agent
+
+from .errors import UnknownPlayer
+from .limits import MAX_NAME_CHARS
+
+PERSON = "person"
+_LEARNED: dict[str, LearnedPlayer] = {}
+_LEARNED_LOCK = threading.Lock()
+
+
+def learned(name: str) -> LearnedPlayer:
+    """The process's one instance of a learned player (``hard`` or a checkpoint folder)."""
+    player = _LEARNED.get(name)
+    if player is None:
+        with _LEARNED_LOCK:
+            player = _LEARNED.get(name)
+            if player is None:
+                player = make_agent(name)
+                _LEARNED[name] = player
+    return player
+
+
+class Roster:
+    """Names a seat or a decide call may use. ``checkpoints``: folders given at start-up; each
+    is loaded now, so a bad one stops the server before it serves (``CheckpointError``)."""
+
+    def __init__(self, checkpoints: Sequence[str] = ()) -> None:
+        builtin = set(LEVEL_NAMES) | set(PANEL_NAMES)
+        extra = []
+        for name in checkpoints:
+            if name in builtin or name in extra:
+                continue
+            if len(name) > MAX_NAME_CHARS:
+                raise UnknownAgentError(f"checkpoint folder names are at most {MAX_NAME_CHARS} "
+                                        f"characters, got {len(name)}")
+            player = learned(name)
+            if not isinstance(player, LearnedPlayer):
+                raise UnknownAgentError(f"{name!r} is not a checkpoint folder")
+            extra.append(name)
+        self.levels: tuple[str, ...] = LEVEL_NAMES
+        self.panel: tuple[str, ...] = PANEL_NAMES
+        self.checkpoints: tuple[str, ...] = tuple(extra)
+        self.names: tuple[str, ...] = self.levels + self.panel + self.checkpoints
+        learned("hard")  # the first decide call should not pay for loading it
+
+    def check(self, name: object, field: str, person_ok: bool = False) -> str:
+        """``name`` if this server offers it, else ``UnknownPlayer`` listing what it offers."""
+        allowed = ([PERSON] if person_ok else []) + list(self.names)
+        if isinstance(name, str) and len(name) <= MAX_NAME_CHARS and name in allowed:
+            return name
+        if isinstance(name, str) and len(name) > MAX_NAME_CHARS:
+            shown = f"a name of {len(name)} characters (at most {MAX_NAME_CHARS})"
+        else:
+            shown = repr(name)
+        raise UnknownPlayer(f"{field}: unknown player {shown}; known players: "
+                            f"{', '.join(allowed)}", field=field, allowed=allowed)
+
+    def make(self, name: str, seed: int | None = None) -> object:
+        """A computer player for one seat: a fresh one for hand-written levels (they remember
+        the offers they tried), the shared instance for learned ones."""
+        if name == "hard" or name in self.checkpoints:
+            return learned(name)
+        return make_agent(name, seed=seed)

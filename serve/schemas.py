@@ -1,0 +1,119 @@
+"""Request and response bodies of the /v1 API, as pydantic models: FastAPI validates requests
+against them and describes them in /openapi.json.
+
+Numbers and flags are strict (``"40"`` and ``true`` are not whole numbers), so a wrong type is
+named rather than converted. Fields may be added to responses in later releases; none will be
+removed or change meaning within /v1.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from .limits import MAX_ADVANCE, MAX_NAME_CHARS, MAX_SEED
+
+Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RulesIn(_In):
+    """Table options (``byapar_env.engine.Rules``); the number of seats comes from ``seats``."""
+
+    rounds: StrictInt | None = Field(40, description="rounds to play; null: until one is left")
+    starting_cash: StrictInt = Field(15_000, description="a positive multiple of 100")
+    auctions: StrictBool = True
+
+
+class CreateTable(_In):
+    """A new game (``seats`` and ``rules``), a saved game (``game`` and ``seats``) or a table
+    save (``save``, whose seats ``seats`` may replace)."""
+
+    seats: list[Name] | None = Field(
+        None, max_length=6,
+        description='one entry per seat, 2 to 6: "person" or a player name (GET /v1)')
+    rules: RulesIn | None = None
+    seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED)
+    # Any: the engine's loader, not pydantic, judges a saved game, with its own messages.
+    game: Any = Field(None, description="the engine's saved game")
+    save: dict[str, Any] | None = Field(None, description="a table save (GET .../save)")
+
+
+class ApplyAction(_In):
+    """Exactly one of ``id``, ``name`` or ``engine``."""
+
+    id: StrictInt | None = Field(None, description="an action id from the state's 'legal'")
+    name: str | None = Field(None, max_length=200,
+                             description="an action's name or text, e.g. 'bid 1,200 on Pokhara'")
+    engine: dict[str, Any] | None = Field(
+        None, description="an engine action: {kind, square, amount, target, give, take}; "
+                          "trade offers go this way")
+    seat: StrictInt | None = Field(None, ge=0, le=5,
+                                   description="if given, the seat that must be deciding")
+
+
+class Advance(_In):
+    max_decisions: StrictInt = Field(1, ge=1, le=MAX_ADVANCE)
+
+
+class DecideIn(_In):
+    game: Any = Field(description="the engine's saved game as a JSON object (or its text)")
+    player: Name = Field("hard", description="a player name (GET /v1)")
+    pre_roll_actions: StrictInt = Field(
+        0, ge=0, le=1_000_000,
+        description="actions the deciding seat already took before rolling this turn; at 24 "
+                    "only rolling is left (the environment's cap)")
+
+
+class EngineAction(BaseModel):
+    kind: str
+    square: int
+    amount: int
+    target: int
+    give: list[int]
+    take: list[int]
+
+
+class ActionOut(BaseModel):
+    id: int | None = Field(description="the environment's action id; null for a trade offer "
+                                       "or a bid at an amount without its own id")
+    name: str
+    text: str
+    engine: EngineAction
+
+
+class DecideOut(BaseModel):
+    api_version: int
+    action: ActionOut
+    seat: int
+    player: str
+    ms: float = Field(description="server time to load the game and decide, milliseconds")
+
+
+class TableState(BaseModel):
+    """The state of a table; see docs/serve.md for every field."""
+
+    model_config = ConfigDict(extra="allow")
+    api_version: int
+    id: str
+    version: int
+    seats: list[dict[str, Any]]
+    to_move: str | None
+    status: dict[str, Any]
+    players: list[dict[str, Any]]
+    legal: list[dict[str, Any]]
+    bids: dict[str, Any] | None
+    trade: dict[str, Any] | None
+    offer: dict[str, Any] | None
+    game: dict[str, Any]
+
+
+class ErrorOut(BaseModel):
+    error: str
+    detail: str
+    field: str | None = None
+    allowed: list[Any] | None = None

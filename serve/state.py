@@ -1,0 +1,53 @@
+"""A table's state as the API returns it: the engine's saved game plus what a client needs to
+show it and to act (the legal actions with ids and names, bids, trade options, each player's
+cash and net worth)."""
+
+from __future__ import annotations
+
+from byapar_agents.arena import PRE_ROLL_CAP
+
+from byapar_env.engine import Game
+from byapar_env.engine.serialize import game_to_dict
+
+from .legal import bid_range, legal_entries, offer_view, trade_options
+from .limits import API_VERSION
+from .roster import PERSON
+from .tables import Table
+
+
+def players_view(game: Game) -> list[dict]:
+    return [{"seat": s, "cash": game.cash[s], "net_worth": game.net_worth(s),
+             "bankrupt": game.bankrupt[s], "in_jail": game.in_jail[s],
+             "position": game.position[s], "bail_cards": len(game.bail_cards[s]),
+             "places": game.places_of(s)} for s in range(game.num_players)]
+
+
+def status_view(game: Game, pre_roll_actions: int) -> dict:
+    return {"phase": game.phase.name, "current_player": game.current_player,
+            "is_over": game.is_over, "winners": list(game.winners), "round": game.round,
+            "round_limit": game.rules.round_limit, "turn_count": game.turn_count,
+            "dice": list(game.dice), "debt_owed": game.debt_owed(),
+            "pre_roll_actions": pre_roll_actions, "pre_roll_cap": PRE_ROLL_CAP}
+
+
+def table_state(table: Table, moves: list[dict] | None = None) -> dict:
+    game = table.game
+    pre_roll = table.pre_roll_actions
+    state = {
+        "api_version": API_VERSION,
+        "id": table.id,
+        "version": table.moves,
+        "seats": [{"seat": s, "player": name, "person": name == PERSON}
+                  for s, name in enumerate(table.seats)],
+        "to_move": table.to_move(),
+        "status": status_view(game, pre_roll),
+        "players": players_view(game),
+        "legal": legal_entries(game, pre_roll),
+        "bids": bid_range(game),
+        "trade": trade_options(game, pre_roll),
+        "offer": offer_view(game),
+        "game": game_to_dict(game),
+    }
+    if moves is not None:
+        state["moves"] = moves
+    return state

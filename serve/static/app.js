@@ -1,0 +1,706 @@
+"use strict";
+// The Byapar web table. Everything goes through the /v1 JSON API: the page sets up a table,
+// draws its state, sends a person's choices, and asks the server to let computer seats move
+// (POST .../advance) one decision after each pause, so the pace is the page's to set.
+
+const $ = (id) => document.getElementById(id);
+const S = {
+  info: null, board: null, state: null, tableId: null,
+  busy: false, timer: null, pace: 400, resultSeen: null,
+};
+const PHASE_TEXT = {
+  PRE_ROLL: "to play", BUY: "landed on an unowned place", AUCTION: "bidding",
+  TRADE_ANSWER: "answering a trade offer", RAISE_CASH: "raising cash", GAME_OVER: "",
+};
+const MAIN_KINDS = ["roll", "pay_fine", "use_bail_card", "buy", "decline", "accept_trade",
+  "reject_trade", "drop_out"];
+const PROPERTY_KINDS = [["build", "Build a house"], ["sell_building", "Sell a building"],
+  ["mortgage", "Mortgage"], ["unmortgage", "Pay off a mortgage"]];
+
+// ------------------------------------------------------------------ helpers
+function rs(n) { return "Rs " + Number(n).toLocaleString("en-US"); }
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+function button(label, onClick, cls) {
+  const b = el("button", cls, label);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function squareName(i) { return S.board.squares[i].name; }
+function seatColour(s) { return S.board.seat_colours[s % S.board.seat_colours.length]; }
+
+function playerLabel(name) {
+  if (name === "person") return "Person";
+  if (S.info.players.checkpoints.includes(name)) {
+    const parts = name.split(/[\\/]/).filter(Boolean);
+    return "checkpoint " + (parts[parts.length - 1] || name);
+  }
+  return name;
+}
+
+function seatLabel(seat) {
+  const st = S.state;
+  const persons = st.seats.filter((x) => x.person).length;
+  const info = st.seats[seat];
+  if (info.person) return persons === 1 ? "You" : `Player ${seat}`;
+  return `${playerLabel(info.player)}`;
+}
+
+function payoffCost(i) {
+  const mv = Math.floor(S.board.squares[i].price / 2);
+  return Math.ceil((mv * 110) / 1000) * 10;
+}
+
+// ------------------------------------------------------------------ setup
+function playerOptions() {
+  const p = S.info.players;
+  const out = [["person", "Person (plays in this browser)"]];
+  for (const n of p.levels) out.push([n, `Computer: ${n}`]);
+  for (const n of p.panel) out.push([n, `Computer (panel): ${n}`]);
+  for (const n of p.checkpoints) out.push([n, `Computer: ${playerLabel(n)}`]);
+  return out;
+}
+
+function seatRow(value) {
+  const li = el("li");
+  const row = el("div", "seat-row");
+  const sw = el("span", "swatch");
+  const sel = el("select", "seat-select");
+  for (const [v, label] of playerOptions()) {
+    const o = el("option", null, label);
+    o.value = v;
+    sel.appendChild(o);
+  }
+  sel.value = value;
+  const remove = button("Remove", () => { li.remove(); refreshSeats(); });
+  remove.className = "remove-seat";
+  row.append(sw, sel, remove);
+  li.appendChild(row);
+  return li;
+}
+
+function refreshSeats() {
+  const items = [...$("seats").children];
+  items.forEach((li, s) => {
+    li.querySelector(".swatch").style.background = seatColour(s);
+    li.querySelector(".remove-seat").disabled = items.length <= 2;
+  });
+  $("add-seat").disabled = items.length >= 6;
+}
+
+function buildSetup() {
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (const v of ["person", "hard", "medium", "easy"]) seats.appendChild(seatRow(v));
+  refreshSeats();
+}
+
+function chosenSeats() {
+  return [...document.querySelectorAll(".seat-select")].map((s) => s.value);
+}
+
+function chosenRules() {
+  const r = $("rounds").value;
+  let rounds = 40;
+  if (r === "none") rounds = null;
+  else if (r === "custom") rounds = Number($("rounds-custom").value);
+  else rounds = Number(r);
+  return { rounds, starting_cash: Number($("cash").value), auctions: $("auctions").checked };
+}
+
+async function startGame() {
+  const body = { seats: chosenSeats(), rules: chosenRules() };
+  const seed = $("seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
+  try {
+    openTable(await api("POST", "/v1/tables", body));
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function loadGame(file) {
+  try {
+    const data = JSON.parse(await file.text());
+    const body = data && data.format === "byapar-table"
+      ? { save: data } : { game: data, seats: chosenSeats() };
+    openTable(await api("POST", "/v1/tables", body));
+  } catch (err) {
+    showError(`Could not load ${file.name}: ${err.message}`);
+  } finally {
+    $("load-file").value = "";
+  }
+}
+
+function showSetup() {
+  clearTimeout(S.timer);
+  S.tableId = null;
+  S.state = null;
+  history.replaceState(null, "", location.pathname);
+  $("table").hidden = true;
+  $("table-tools").hidden = true;
+  $("result").hidden = true;
+  $("setup").hidden = false;
+}
+
+// ------------------------------------------------------------------ the table
+function openTable(st) {
+  showError("");
+  S.tableId = st.id;
+  S.state = null;
+  history.replaceState(null, "", `#t=${st.id}`);
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  $("table-tools").hidden = false;
+  render(st);
+}
+
+function render(st) {
+  if (S.state && S.state.id === st.id && st.version < S.state.version) return;  // stale
+  S.state = st;
+  renderBoard(st);
+  renderPlayers(st);
+  renderStatus(st);
+  renderControls(st);
+  renderHoldings(st);
+  renderLog(st);
+  renderResult(st);
+  schedule(st);
+}
+
+function schedule(st) {
+  clearTimeout(S.timer);
+  if (st.to_move === "computer") S.timer = setTimeout(advance, S.pace);
+}
+
+async function advance() {
+  if (S.busy || !S.tableId) return;
+  S.busy = true;
+  const id = S.tableId;
+  try {
+    // At pace 0 the computers play on until a person must decide, in one request.
+    const st = await api("POST", `/v1/tables/${id}/advance`,
+      { max_decisions: S.pace === 0 ? 200 : 1 });
+    if (id === S.tableId) { showError(""); S.busy = false; render(st); }
+  } catch (err) {
+    showError(err.message);
+    if (err.status !== 404) S.timer = setTimeout(advance, Math.max(S.pace, 1000));
+  } finally {
+    S.busy = false;
+  }
+}
+
+async function act(body) {
+  if (S.busy || !S.tableId) return;
+  S.busy = true;
+  clearTimeout(S.timer);
+  const id = S.tableId;
+  try {
+    const st = await api("POST", `/v1/tables/${id}/actions`, body);
+    if (id === S.tableId) { showError(""); S.busy = false; render(st); }
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    S.busy = false;
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+function cellPlace(i) {
+  const side = Math.floor(i / 9), k = i % 9;
+  if (side === 0) return [9, 9 - k];
+  if (side === 1) return [9 - k, 0];
+  if (side === 2) return [0, k];
+  return [k, 9];
+}
+
+function buildBoard() {
+  const board = $("board");
+  for (const sq of S.board.squares) {
+    const d = el("div", "sq");
+    d.id = `sq-${sq.index}`;
+    const [row, col] = cellPlace(sq.index);
+    d.style.gridRow = String(row + 1);
+    d.style.gridColumn = String(col + 1);
+    d.title = squareTitle(sq);
+    board.appendChild(d);
+  }
+}
+
+function squareTitle(sq) {
+  if (sq.kind === "city") {
+    return `${sq.name} (${sq.group}): price ${rs(sq.price)}, house ${rs(sq.house_cost)}, ` +
+      `rent ${sq.rents.map((r) => r.toLocaleString("en-US")).join(" / ")}`;
+  }
+  if (sq.price) return `${sq.name}: price ${rs(sq.price)}`;
+  if (sq.tax) return `${sq.name}: pay ${rs(sq.tax)}`;
+  return sq.name;
+}
+
+function renderBoard(st) {
+  const g = st.game;
+  const pending = st.status.phase === "BUY" ? g.pending_square
+    : (st.bids ? st.bids.square : -1);
+  for (const sq of S.board.squares) {
+    const i = sq.index;
+    const d = $(`sq-${i}`);
+    const owner = g.owner[i];
+    const classes = ["sq"];
+    if (i % 9 === 0) classes.push("corner");
+    if (sq.kind === "card") classes.push("card-sq");
+    if (sq.kind === "tax") classes.push("tax");
+    if (g.mortgaged[i]) classes.push("mortgaged");
+    if (i === pending) classes.push("pending");
+    d.className = classes.join(" ");
+    d.replaceChildren();
+    const band = el("div", "band");
+    band.style.background = sq.group ? S.board.group_colours[sq.group] : "transparent";
+    if (!sq.group) band.style.borderBottom = "none";
+    d.appendChild(band);
+    // One long word (Mahendranagar) in a smaller size rather than broken across lines.
+    d.appendChild(el("div", !sq.name.includes(" ") && sq.name.length > 11 ? "name long" : "name",
+      sq.name));
+    let sub = "";
+    if (sq.price) sub = rs(sq.price);
+    else if (sq.tax) sub = `pay ${rs(sq.tax)}`;
+    else if (sq.kind === "card") sub = "draw a card";
+    else if (sq.kind === "start") sub = `collect ${rs(S.board.salary)}`;
+    d.appendChild(el("div", "price", sub));
+    const b = g.buildings[i];
+    if (b) {
+      const blds = el("div", "blds");
+      if (b === S.board.hotel) blds.appendChild(el("span", "hotel"));
+      else for (let h = 0; h < b; h++) blds.appendChild(el("span", "house"));
+      d.appendChild(blds);
+    }
+    if (g.mortgaged[i]) d.appendChild(el("span", "mort", "M"));
+    if (owner >= 0) {
+      const bar = el("div", "owner");
+      bar.style.background = seatColour(owner);
+      d.appendChild(bar);
+      d.title = `${squareTitle(sq)}; owned by seat ${owner}`;
+    } else {
+      d.title = squareTitle(sq);
+    }
+    const tokens = el("div", "tokens");
+    g.position.forEach((pos, s) => {
+      if (pos === i && !g.bankrupt[s]) {
+        const t = el("span", "token", String(s));
+        t.style.background = seatColour(s);
+        t.title = `seat ${s}: ${seatLabel(s)}`;
+        tokens.appendChild(t);
+      }
+    });
+    d.appendChild(tokens);
+  }
+  const stt = st.status;
+  $("round").textContent = `Round ${stt.round} of ${stt.round_limit}`;
+  const dice = $("dice");
+  dice.replaceChildren();
+  if (stt.dice[0]) for (const v of stt.dice) dice.appendChild(el("span", "die", String(v)));
+}
+
+function renderPlayers(st) {
+  const box = $("players");
+  box.replaceChildren();
+  for (const p of st.players) {
+    const card = el("div", "player");
+    card.id = `player-${p.seat}`;
+    if (p.seat === st.status.current_player) card.classList.add("current");
+    if (p.bankrupt) card.classList.add("out");
+    const sw = el("span", "swatch");
+    sw.style.background = seatColour(p.seat);
+    const name = el("div", "pname", `Seat ${p.seat} · ${seatLabel(p.seat)} `);
+    name.appendChild(el("span", "kind", st.seats[p.seat].person ? "(person)" : "(computer)"));
+    const money = el("div", "money", p.bankrupt ? "bankrupt" : rs(p.cash));
+    money.classList.add("cash");
+    const extras = [`net worth ${rs(p.net_worth)}`, `${p.places.length} places`];
+    if (p.in_jail) extras.push("in jail");
+    if (p.bail_cards) extras.push(`${p.bail_cards} bail card${p.bail_cards > 1 ? "s" : ""}`);
+    const worth = el("div", "worth", extras.join(" · "));
+    worth.classList.add("net-worth");
+    card.append(sw, name, money, worth);
+    box.appendChild(card);
+  }
+}
+
+function renderStatus(st) {
+  const box = $("status");
+  box.replaceChildren();
+  const stt = st.status;
+  if (stt.is_over) {
+    box.textContent = "Game over: " + winnersText(st);
+    return;
+  }
+  const s = stt.current_player;
+  const who = el("span", "who", `Seat ${s} · ${seatLabel(s)}`);
+  who.style.background = seatColour(s);
+  box.appendChild(who);
+  let text = " " + PHASE_TEXT[stt.phase];
+  if (stt.phase === "BUY") text = ` landed on ${squareName(st.game.pending_square)}`;
+  if (stt.phase === "AUCTION" && st.bids) {
+    const b = st.bids;
+    text = ` bidding for ${squareName(b.square)}: ` +
+      (b.holder >= 0 ? `high bid ${rs(b.high)} by seat ${b.holder}` : "no bid yet");
+  }
+  if (stt.phase === "RAISE_CASH") text = ` owes ${rs(stt.debt_owed)}: raising cash`;
+  box.appendChild(document.createTextNode(text));
+}
+
+function renderControls(st) {
+  const box = $("controls");
+  box.replaceChildren();
+  if (st.status.is_over) {
+    box.appendChild(button("New table", showSetup, "primary"));
+    return;
+  }
+  if (st.to_move !== "person") {
+    const s = st.status.current_player;
+    box.appendChild(el("div", "thinking", `${seatLabel(s)} (seat ${s}) is thinking…`));
+    return;
+  }
+  const seat = st.status.current_player;
+  const me = st.players[seat];
+  box.appendChild(el("h4", null, `Your move, seat ${seat} (cash ${rs(me.cash)})`));
+  if (st.offer) box.appendChild(offerNote(st));
+  if (st.status.phase === "BUY") {
+    const sq = S.board.squares[st.game.pending_square];
+    box.appendChild(el("div", "note", `${sq.name} is for sale at ${rs(sq.price)}.` +
+      (st.game.rules.auctions ? " If you do not buy it, it goes to auction." : "")));
+  }
+  if (st.status.phase === "RAISE_CASH") {
+    box.appendChild(el("div", "note", `You owe ${rs(st.status.debt_owed)} and hold ` +
+      `${rs(me.cash)}: sell buildings or mortgage places until you can pay.`));
+  }
+  if (st.status.pre_roll_actions >= st.status.pre_roll_cap && st.status.phase === "PRE_ROLL") {
+    box.appendChild(el("div", "note", "That is the most actions before rolling in one turn."));
+  }
+  const main = el("div", "row");
+  for (const e of st.legal) {
+    if (MAIN_KINDS.includes(e.engine.kind)) main.appendChild(actionButton(e, mainLabel(e, st)));
+  }
+  if (st.trade) {
+    const t = button("Propose a trade…", () => openTrade(st));
+    t.id = "trade-open";
+    main.appendChild(t);
+  }
+  box.appendChild(main);
+  if (st.bids) box.appendChild(bidControls(st));
+  for (const [kind, title] of PROPERTY_KINDS) {
+    const entries = st.legal.filter((e) => e.engine.kind === kind);
+    if (!entries.length) continue;
+    box.appendChild(el("h4", null, title));
+    const row = el("div", "row");
+    for (const e of entries) row.appendChild(actionButton(e, propertyLabel(e)));
+    box.appendChild(row);
+  }
+}
+
+function actionButton(entry, label) {
+  const b = button(label, () => act({ id: entry.id }),
+    entry.engine.kind === "roll" ? "primary" : undefined);
+  b.dataset.actionId = String(entry.id);
+  b.dataset.kind = entry.engine.kind;
+  b.title = entry.text;
+  return b;
+}
+
+function mainLabel(e, st) {
+  const k = e.engine.kind;
+  if (k === "roll") return "Roll the dice";
+  if (k === "pay_fine") return `Pay the fine (${rs(S.board.jail_fine)})`;
+  if (k === "use_bail_card") return "Use a bail card";
+  if (k === "buy") return `Buy ${squareName(e.engine.square)} (${rs(S.board.squares[e.engine.square].price)})`;
+  if (k === "decline") return "Do not buy";
+  if (k === "accept_trade") return "Accept the offer";
+  if (k === "reject_trade") return "Decline the offer";
+  if (k === "drop_out") return "Drop out";
+  return e.name;
+}
+
+function propertyLabel(e) {
+  const i = e.engine.square;
+  const sq = S.board.squares[i];
+  const k = e.engine.kind;
+  if (k === "build") return `${sq.name} (${rs(sq.house_cost)})`;
+  if (k === "sell_building") return `${sq.name} (+${rs(Math.floor(sq.house_cost / 2))})`;
+  if (k === "mortgage") return `${sq.name} (+${rs(Math.floor(sq.price / 2))})`;
+  return `${sq.name} (${rs(payoffCost(i))})`;
+}
+
+function bidControls(st) {
+  const b = st.bids;
+  const wrap = el("div");
+  wrap.appendChild(el("h4", null, `Bid for ${squareName(b.square)} ` +
+    `(price ${rs(S.board.squares[b.square].price)})`));
+  const row = el("div", "row");
+  const seen = new Set();
+  for (const e of st.legal) {
+    if (e.engine.kind !== "bid" || seen.has(e.engine.amount)) continue;
+    seen.add(e.engine.amount);
+    row.appendChild(actionButton(e, `Bid ${rs(e.engine.amount)}`));
+  }
+  const input = el("input");
+  input.type = "number";
+  input.id = "bid-amount";
+  input.min = String(b.min);
+  input.max = String(b.max);
+  input.step = String(b.step);
+  input.value = String(b.min);
+  const go = button("Bid this", () => act({ engine: { kind: "bid", square: b.square,
+    amount: Number(input.value) } }));
+  go.id = "bid-custom";
+  row.append(input, go);
+  wrap.appendChild(row);
+  return wrap;
+}
+
+function offerNote(st) {
+  const o = st.offer;
+  // The offerer gives ``give`` and takes ``take``; money > 0 is paid by the offerer.
+  const gets = o.give.map(squareName);
+  const gives = o.take.map(squareName);
+  if (o.amount > 0) gets.push(rs(o.amount));
+  if (o.amount < 0) gives.push(rs(-o.amount));
+  const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
+  return el("div", "note", `Seat ${o.from} (${seatLabel(o.from)}) offers you ${list(gets)} ` +
+    `for ${list(gives)}.`);
+}
+
+function renderHoldings(st) {
+  // Each player's places as chips in their group's colour: who holds what at a glance.
+  const box = $("holdings");
+  box.replaceChildren();
+  const g = st.game;
+  for (const p of st.players) {
+    if (p.bankrupt || !p.places.length) continue;
+    const row = el("div", "holding");
+    const sw = el("span", "swatch");
+    sw.style.background = seatColour(p.seat);
+    row.append(sw, el("span", "holder", `Seat ${p.seat}`));
+    for (const i of p.places) {
+      const sq = S.board.squares[i];
+      const b = g.buildings[i];
+      const chip = el("span", g.mortgaged[i] ? "chip mortgaged" : "chip",
+        sq.name + (b === S.board.hotel ? " H" : b ? " " + "•".repeat(b) : ""));
+      chip.style.borderLeftColor = sq.group ? S.board.group_colours[sq.group] : "#888";
+      chip.title = g.mortgaged[i] ? `${sq.name} (mortgaged)` : sq.name;
+      row.appendChild(chip);
+    }
+    box.appendChild(row);
+  }
+}
+
+function renderLog(st) {
+  const box = $("log");
+  box.replaceChildren();
+  for (const line of st.game.log.slice(-150)) {
+    box.appendChild(el("li", line.startsWith("Round") ? "round-line" : null, line));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function winnersText(st) {
+  const w = st.status.winners.map((s) => `seat ${s} (${seatLabel(s)})`);
+  return w.join(" and ") + (w.length === 1 ? " wins" : " share the win");
+}
+
+function renderResult(st) {
+  const box = $("result");
+  if (!st.status.is_over || S.resultSeen === st.id) {
+    box.hidden = true;
+    return;
+  }
+  $("result-title").textContent = "Game over: " + winnersText(st);
+  const table = $("result-table");
+  table.replaceChildren();
+  const head = el("tr");
+  for (const h of ["Seat", "Player", "Cash", "Net worth"]) head.appendChild(el("th", null, h));
+  table.appendChild(head);
+  const order = [...st.players].sort((a, b) => b.net_worth - a.net_worth);
+  for (const p of order) {
+    const tr = el("tr", st.status.winners.includes(p.seat) ? "winner" : null);
+    tr.append(el("td", null, String(p.seat)), el("td", null, seatLabel(p.seat)),
+      el("td", "num", p.bankrupt ? "bankrupt" : rs(p.cash)), el("td", "num", rs(p.net_worth)));
+    table.appendChild(tr);
+  }
+  box.hidden = false;
+}
+
+// ------------------------------------------------------------------ trades
+function tradeable(g, i) {
+  const sq = S.board.squares[i];
+  if (!sq.group) return true;
+  return S.board.groups[sq.group].every((s) => g.buildings[s] === 0);
+}
+
+function fillTradeLists(st) {
+  const g = st.game;
+  const me = st.status.current_player;
+  const target = Number($("trade-target").value);
+  for (const [box, seat, side] of [[$("trade-give"), me, "give"], [$("trade-take"), target, "take"]]) {
+    box.replaceChildren();
+    const places = g.owner.map((o, i) => [o, i]).filter(([o, i]) => o === seat && tradeable(g, i));
+    if (!places.length) box.appendChild(el("div", "hint", "no place that can change hands"));
+    for (const [, i] of places) {
+      const label = el("label");
+      const cb = el("input");
+      cb.type = "checkbox";
+      cb.value = String(i);
+      cb.dataset.side = side;
+      label.append(cb, document.createTextNode(" " + squareName(i) +
+        (g.mortgaged[i] ? " (mortgaged)" : "")));
+      box.appendChild(label);
+    }
+  }
+}
+
+function openTrade(st) {
+  const sel = $("trade-target");
+  sel.replaceChildren();
+  for (const t of st.trade.targets) {
+    const o = el("option", null, `Seat ${t} · ${seatLabel(t)} (${rs(st.players[t].cash)})`);
+    o.value = String(t);
+    sel.appendChild(o);
+  }
+  sel.onchange = () => fillTradeLists(S.state);
+  $("trade-money").value = "0";
+  $("trade-error").textContent = "";
+  fillTradeLists(st);
+  $("trade-dialog").showModal();
+}
+
+async function sendTrade() {
+  const pick = (side) => [...document.querySelectorAll(`#trade-dialog input[data-side=${side}]`)]
+    .filter((c) => c.checked).map((c) => Number(c.value));
+  const money = Math.round(Number($("trade-money").value) || 0);
+  const amount = $("trade-money-way").value === "pay" ? money : -money;
+  const body = { engine: { kind: "offer_trade", target: Number($("trade-target").value),
+    give: pick("give"), take: pick("take"), amount } };
+  try {
+    const st = await api("POST", `/v1/tables/${S.tableId}/actions`, body);
+    $("trade-dialog").close();
+    showError("");
+    render(st);
+  } catch (err) {
+    $("trade-error").textContent = err.message;
+  }
+}
+
+// ------------------------------------------------------------------ saving
+async function saveGame() {
+  try {
+    const data = await api("GET", `/v1/tables/${S.tableId}/save`);
+    const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+    const a = el("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `byapar-${S.tableId}.json`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// ------------------------------------------------------------------ start
+function setPace(ms) {
+  S.pace = ms;
+  $("pace").value = String(ms);
+  $("pace-out").textContent = ms === 0 ? "instant" : `${(ms / 1000).toFixed(1)} s`;
+  try { localStorage.setItem("byapar-pace", String(ms)); } catch (e) { /* private mode */ }
+}
+
+function wire() {
+  $("add-seat").addEventListener("click", () => {
+    $("seats").appendChild(seatRow("medium"));
+    refreshSeats();
+  });
+  $("rounds").addEventListener("change", () => {
+    $("rounds-custom-row").hidden = $("rounds").value !== "custom";
+  });
+  $("start").addEventListener("click", startGame);
+  $("load-file").addEventListener("change", (ev) => {
+    if (ev.target.files.length) loadGame(ev.target.files[0]);
+  });
+  $("pace").addEventListener("input", () => {
+    setPace(Number($("pace").value));
+    if (S.state) schedule(S.state);
+  });
+  $("save-btn").addEventListener("click", saveGame);
+  $("new-btn").addEventListener("click", showSetup);
+  $("result-new").addEventListener("click", showSetup);
+  $("result-board").addEventListener("click", () => {
+    S.resultSeen = S.tableId;
+    $("result").hidden = true;
+  });
+  $("trade-send").addEventListener("click", sendTrade);
+  $("trade-cancel").addEventListener("click", () => $("trade-dialog").close());
+}
+
+async function init() {
+  try {
+    [S.info, S.board] = await Promise.all([api("GET", "/v1"), api("GET", "/v1/board")]);
+  } catch (err) {
+    showError(`The server did not answer: ${err.message}`);
+    return;
+  }
+  let pace = S.info.pace_ms;
+  try {
+    const saved = localStorage.getItem("byapar-pace");
+    if (saved !== null && !Number.isNaN(Number(saved))) pace = Number(saved);
+  } catch (e) { /* storage unavailable */ }
+  setPace(pace);
+  wire();
+  buildSetup();
+  buildBoard();
+  window.addEventListener("hashchange", openFromHash);
+  if (!(await openFromHash())) showSetup();
+}
+
+async function openFromHash() {
+  // #t=ID opens that table: a reload, a bookmark, or a link to a table made through the API.
+  const m = location.hash.match(/^#t=([0-9a-f]{1,64})$/);
+  if (!m || m[1] === S.tableId) return false;
+  try {
+    openTable(await api("GET", `/v1/tables/${m[1]}`));
+    return true;
+  } catch (err) {
+    showError("That table is gone (the server keeps tables in memory): start a new one.");
+    return false;
+  }
+}
+
+init();
