@@ -10,6 +10,19 @@ import pytest
 from bench import arena_speed, engine_speed, env_speed, panel_speed
 
 
+def test_training_benchmarks_run_the_real_trainer(capsys, tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from bench import train_profile, train_speed
+
+    shares = train_profile.main(["--steps", "256"])
+    assert 0 < shares["collect rollouts (all below)"] <= 1
+    out = tmp_path / "speed.json"
+    result = train_speed.main(["--steps", "256", "--envs", "4", "--n-steps", "64",
+                               "--repeats", "1", "--json", str(out)])
+    assert result["ratio"] > 0 and '"ratio"' in out.read_text()
+    assert "learner steps/s" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(("bench", "args", "lines"), [
     (engine_speed, ["--games", "2", "--repeats", "1"], ["decisions/s", "baseline ops/s"]),
     (env_speed, ["--games", "1", "--repeats", "1"],
