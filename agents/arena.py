@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 import os
 import random
+import signal
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -29,6 +31,20 @@ from .base import EnginePlayer, offer_steps
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PRE_ROLL_CAP = raw_env().max_pre_roll_actions  # the environment's default cap, kept alike
+# Every game's result is kept until the end (the ratings are fitted over the games in order),
+# about a kilobyte each: a million games is hours of play and about a gigabyte, and a bigger
+# run is far more likely a typo than a plan.
+MAX_GAMES = 1_000_000
+# Seeds from 0 up: random.Random folds a negative seed onto its absolute value, so --seed -1
+# would replay the games of --seed 1. The top is the largest signed 64-bit integer, so that the
+# seed in the JSON output reads back exactly in other languages too.
+MAX_SEED = 2**63 - 1
+
+
+def max_workers() -> int:
+    """The most worker processes a run may ask for: four per core, and never more than 64
+    (more processes than that only share the same cores and the memory)."""
+    return min(64, 4 * max(os.cpu_count() or 1, 1))
 
 
 @dataclass(frozen=True)
@@ -69,10 +85,9 @@ def validate(config: ArenaConfig) -> None:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
                          f"{', '.join(config.players) or 'none'}")
-    if config.games < 1:
-        raise ArenaError(f"--games must be at least 1, got {config.games}")
-    if config.workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {config.workers}")
+    _check_whole("--games", config.games, 1, MAX_GAMES)
+    _check_whole("--workers", config.workers, 1, max_workers(), " (four per core here)")
+    _check_whole("--seed", config.seed, 0, MAX_SEED, " (2**63 - 1)")
     try:
         config.rules()
     except ValueError as exc:
@@ -82,6 +97,13 @@ def validate(config: ArenaConfig) -> None:
             make_agent(name)
         except ValueError as exc:
             raise ArenaError(str(exc)) from exc
+
+
+def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = f"{value:,}" if isinstance(value, int) else repr(value)
+        raise ArenaError(f"{flag} must be a whole number from {low:,} to {high:,}{why}, "
+                         f"got {shown}")
 
 
 _NO_CAP = 10**9  # arena games run to their real end, never truncated
@@ -207,19 +229,43 @@ def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None =
     """Every game of the run, in game order, on ``config.workers`` processes."""
     chunk = max(1, min(50, config.games // (config.workers * 4) or 1))
     ranges = [(config, i, min(i + chunk, config.games)) for i in range(0, config.games, chunk)]
+    # Never more processes than pieces of work (--workers 8 --games 2 starts two); the results
+    # do not depend on the number of processes.
+    workers = min(config.workers, len(ranges))
     results: list[GameResult] = []
-    if config.workers == 1:
+    if workers == 1:
         for r in ranges:
             results += _play_range(r)
             if progress:
                 progress(len(results), config.games)
     else:
-        with get_context("spawn").Pool(config.workers) as pool:
+        with _worker_pool(workers) as pool:
             for part in pool.imap(_play_range, ranges):
                 results += part
                 if progress:
                     progress(len(results), config.games)
     return results
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _worker_pool(workers: int):
+    """A pool of spawned processes that ignore Ctrl-C: the terminal sends SIGINT to every
+    process of the group, and only the parent should answer it (it stops the run and the pool
+    terminates the workers on the way out), not each worker with a traceback of its own. SIGINT
+    is ignored while the workers are started as well, because a worker inherits that setting
+    from its birth, before it could run an initializer; the parent's handler comes back at
+    once."""
+    # Only the main thread may set handlers; a handler set outside Python reads as None.
+    old = (signal.signal(signal.SIGINT, signal.SIG_IGN)
+           if threading.current_thread() is threading.main_thread() else None)
+    try:
+        return get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 
 from .engine import Game, Rules, RulesError
 
+# Game g is seeded with seed + g. Seeds start at 0 (random.Random folds a negative seed onto its
+# absolute value: -1 would replay the game of 1); the top keeps seed + g within a signed 64-bit
+# integer, as the arena's seeds are.
+MAX_SEED = 2**63 - 1
+# The figures are running sums, so memory does not grow with the games; the cap only catches
+# typos (a million random games is about two hours on one core).
+MAX_GAMES = 10_000_000
+
 
 def simulate(rules: Rules, games: int, seed: int = 0, progress: bool = True) -> dict:
     """Play ``games`` random games; figures on how they ended and how fast they ran."""
-    rounds, decisions, bankrupt_games, by_seat = [], [], 0, [0.0] * rules.num_players
+    rounds = decisions = bankrupt_games = 0
+    by_seat = [0.0] * rules.num_players
     start = time.perf_counter()
     for g in range(games):
         game = Game(rules, seed=seed + g)
@@ -26,37 +34,79 @@ def simulate(rules: Rules, games: int, seed: int = 0, progress: bool = True) -> 
         while not game.is_over:
             game.apply(choice(game.legal_actions()))
             n += 1
-        decisions.append(n)
-        rounds.append(game.round)
+        decisions += n
+        rounds += game.round
         bankrupt_games += any(game.bankrupt)
         for w in game.winners:
             by_seat[w] += 1 / len(game.winners)
         if progress and (g + 1) % max(1, games // 10) == 0:
             print(f"  {g + 1:>6}/{games} games", file=sys.stderr)
     elapsed = time.perf_counter() - start
+    # int / int is correctly rounded, as statistics.mean of the per-game lists was.
     return {
-        "games": games, "mean_rounds": statistics.mean(rounds),
-        "mean_decisions": statistics.mean(decisions),
+        "games": games, "mean_rounds": rounds / games,
+        "mean_decisions": decisions / games,
         "games_with_bankruptcy": bankrupt_games / games,
         "win_share_by_seat": [w / games for w in by_seat],
-        "games_per_s": games / elapsed, "decisions_per_s": sum(decisions) / elapsed,
+        "games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed,
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="byapar simulate", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=500)
-    ap.add_argument("--players", type=int, default=4)
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Each flag's default after its help, except None: such a flag's help says it itself."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default is None:
+            return action.help or ""
+        return super()._get_help_string(action)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Defaults in the help; a bad value is one line (not the whole usage) and exit status 2."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="byapar simulate", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=500,
+                    help=f"games to play, from 1 to {MAX_GAMES:,}")
+    ap.add_argument("--players", type=int, default=4, help="players at the table, from 2 to 6")
     length = ap.add_mutually_exclusive_group()
-    length.add_argument("--rounds", type=int, default=40)
-    length.add_argument("--until-one-left", action="store_true")
-    ap.add_argument("--starting-cash", type=int, default=15_000)
-    ap.add_argument("--no-auctions", action="store_true")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--log", type=int, metavar="GAME", help="print the log of this game number")
+    length.add_argument("--rounds", type=int, default=40,
+                        help="rounds a game lasts (the richest player wins after the last)")
+    length.add_argument("--until-one-left", action="store_true",
+                        help="play until one player is left (the richest wins after 100 rounds)")
+    ap.add_argument("--starting-cash", type=int, default=15_000,
+                    help="each player's cash at the start, a positive multiple of 100")
+    ap.add_argument("--no-auctions", action="store_true",
+                    help="a place nobody buys stays with the bank instead of going to auction")
+    ap.add_argument("--seed", type=int, default=0,
+                    help=f"game g is seeded with SEED + g; from 0 to {MAX_SEED:,}")
+    ap.add_argument("--log", type=int, metavar="GAME", default=None,
+                    help="print the log of this game number (from 0) instead of the figures "
+                         "(default: the figures)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
     args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error(f"--games must be at least 1, got {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        ap.error(f"--games must be from 1 to {MAX_GAMES:,}, got {args.games:,}")
+    if not 0 <= args.seed <= MAX_SEED:
+        ap.error(f"--seed must be a whole number from 0 to {MAX_SEED:,}, got {args.seed:,}")
+    if args.log is not None and not 0 <= args.log <= MAX_SEED - args.seed:
+        ap.error(f"--log must be a game number from 0 to {MAX_SEED - args.seed:,}, "
+                 f"got {args.log:,}")
+    if args.seed + args.games - 1 > MAX_SEED:
+        ap.error(f"--seed {args.seed:,} with --games {args.games:,} runs past the last seed "
+                 f"{MAX_SEED:,}")
     try:
         rules = Rules(num_players=args.players,
                       rounds=None if args.until_one_left else args.rounds,

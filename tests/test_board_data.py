@@ -1,12 +1,14 @@
 """The engine's board data checked figure by figure against the spec (board.md) and the rules page.
 
-The spec tables are parsed from ../shared/spec/board.md (beside the repository), so a figure
-changed on either side shows up here. Where the spec is not on disk the tests are skipped rather
-than passing silently.
+The figures come from tests/data, extracted from the spec files that live beside the
+repository (``python tests/data/extract.py ../shared/spec`` regenerates them): ``board.md``
+holds the spec's tables as written, and ``rules_figures.json`` the figures the rules page states.
+So a figure changed on either side shows up here, and the tests run on a fresh clone.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from fractions import Fraction
@@ -18,13 +20,9 @@ from scenario import new_game, sq
 from byapar_env.engine import board as B
 from byapar_env.engine import mortgage_value, payoff_cost
 
-SPEC_DIR = Path(__file__).resolve().parents[2] / "shared" / "spec"
-BOARD_MD = SPEC_DIR / "board.md"
-RULES_TXT = SPEC_DIR / "byapar-rules-source.txt"
-
-pytestmark = pytest.mark.skipif(
-    not (BOARD_MD.exists() and RULES_TXT.exists()), reason="the spec files are not on disk"
-)
+DATA = Path(__file__).resolve().parent / "data"
+BOARD_MD = DATA / "board.md"
+RULES_JSON = DATA / "rules_figures.json"
 
 
 # --------------------------------------------------------------------------- parsing the spec
@@ -61,8 +59,9 @@ def _table(section_title: str) -> list[list[str]]:
     return rows[2:]
 
 
-def _rules_text() -> str:
-    return RULES_TXT.read_text(encoding="utf-8")
+def _rules() -> dict:
+    """The figures the rules page states (see tests/data/extract.py)."""
+    return json.loads(RULES_JSON.read_text(encoding="utf-8"))
 
 
 CORNER_KINDS = {"Start": B.START, "Jail": B.JAIL, "Chautari": B.CHAUTARI,
@@ -157,14 +156,7 @@ def test_engine_rent_reads_the_table_for_every_city_and_building_count():
 
 def test_house_costs_by_group_match_the_rules_page():
     """The rules page gives one house cost per province; every city of it uses that cost."""
-    text = " ".join(_rules_text().split())
-    m = re.search(r"A house costs (.*?)\. A hotel", text)
-    assert m, "house cost sentence not found on the rules page"
-    costs: dict[str, int] = {}
-    for amount, groups in re.findall(r"Rs ([\d,]+) in (?:the )?(.+?)(?=, Rs | and Rs |$)",
-                                     m.group(1)):
-        for g in groups.removesuffix(" group").split(" and "):
-            costs[g] = _num(amount)
+    costs = _rules()["house_cost_by_group"]
     assert costs == {"Karnali": 500, "Sudurpashchim": 500, "Lumbini": 800, "Madhesh": 1_000,
                      "Koshi": 1_200, "Gandaki": 1_400, "Bagmati": 1_800, "Capital": 2_000}
     for group, squares in B.GROUPS.items():
@@ -173,13 +165,7 @@ def test_house_costs_by_group_match_the_rules_page():
 
 def test_groups_match_the_province_lists_of_the_rules_page():
     """The eight colour groups, cheapest first, hold exactly the places the rules page lists."""
-    listed: dict[str, list[str]] = {}
-    for line in _rules_text().splitlines():
-        m = re.fullmatch(r"\s*•\s*([A-Za-z]+): ([A-Za-z, ]+)\.\s*", line)
-        if m:
-            listed[m.group(1)] = [n.strip() for n in m.group(2).split(",")]
-        if len(listed) == 8:
-            break
+    listed = _rules()["groups_cheapest_first"]
     assert list(listed) == list(B.GROUP_NAMES)
     for group, names in listed.items():
         assert [B.SQUARES[i].name for i in B.GROUPS[group]] == names, group
@@ -196,12 +182,11 @@ def test_groups_are_ordered_cheapest_to_dearest():
 
 def test_transport_and_utility_names_match_the_rules_page():
     """Bus park, Airport, Railway, Cable car; Hydropower and Drinking water."""
-    text = " ".join(_rules_text().split())
-    assert "four transport squares (Bus park, Airport, Railway, Cable car)" in text
-    assert "two utilities (Hydropower and Drinking water)" in text
-    assert [B.SQUARES[i].name for i in B.TRANSPORTS] == ["Bus park", "Airport", "Railway",
-                                                          "Cable car"]
-    assert [B.SQUARES[i].name for i in B.UTILITIES] == ["Hydropower", "Drinking water"]
+    rules = _rules()
+    assert rules["transport_squares"] == ["Bus park", "Airport", "Railway", "Cable car"]
+    assert rules["utilities"] == ["Hydropower", "Drinking water"]
+    assert [B.SQUARES[i].name for i in B.TRANSPORTS] == rules["transport_squares"]
+    assert [B.SQUARES[i].name for i in B.UTILITIES] == rules["utilities"]
 
 
 # --------------------------------------------------------------------------- other money
@@ -247,20 +232,20 @@ def test_engine_transport_and_utility_rent_for_each_count_held():
 
 def test_taxes_match_the_rules_page():
     """Income tax Rs 1,000 and Property tax Rs 1,500 (rules page and spec agree)."""
-    text = " ".join(_rules_text().split())
-    assert "Income tax costs Rs 1,000 and Property tax costs Rs 1,500" in text
-    assert B.square_by_name("Income tax").tax == 1_000
-    assert B.square_by_name("Property tax").tax == 1_500
+    taxes = _rules()["taxes"]
+    assert taxes == {"Income tax": 1_000, "Property tax": 1_500}
+    for name, amount in taxes.items():
+        assert B.square_by_name(name).tax == amount
 
 
 def test_rules_page_money_figures():
-    """Salary, fine and transport rents as the rules page states them."""
-    text = " ".join(_rules_text().split())
-    assert "You collect Rs 2,000 whenever a forward move takes you onto or past Start" in text
-    assert "pay the Rs 500 fine" in text
-    assert ("Transport charges Rs 250 if the owner has one transport square, Rs 500 for two, "
-            "Rs 1,000 for three and Rs 2,000 for all four") in text
-    assert "40 times the dice total if the owner has one utility, or 100 times" in text
+    """Salary, fine, transport rents and utility multipliers as the rules page states them."""
+    rules = _rules()
+    assert B.SALARY == rules["salary"] == 2_000
+    assert B.JAIL_FINE == rules["jail_fine"] == 500
+    assert list(B.TRANSPORT_RENT[1:]) == rules["transport_rent_by_squares_held"] == [
+        250, 500, 1_000, 2_000]
+    assert list(B.UTILITY_MULTIPLIER[1:]) == rules["utility_multiplier_one_and_both"] == [40, 100]
 
 
 def test_mortgage_value_and_payoff_for_every_place():

@@ -6,53 +6,210 @@
     byapar exploit CKPT --steps N   how far a fresh learner exploits a frozen player
     byapar export RUN --name hard   a training run as a shipped checkpoint
     byapar simulate [options]   seeded games of random legal play
+    byapar serve [options]      the web table and the JSON decision API
+    byapar --version
+
+Errors are handled once, in ``main``: a bad value (any of the project's typed ``ValueError``
+subclasses, or a missing package) is one line on stderr and exit status 2, found before any work
+starts; Ctrl-C is one line and exit status 130, in worker processes too.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+DISTRIBUTION = "byapar-env"
+
+# What `byapar train`, `exploit` and `export` need beyond the base install, and how to get it:
+# PyTorch first, pinned, so that Stable-Baselines3 does not pull another (much larger) build.
+TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard")
+TRAIN_INSTALL = "pip install torch==2.13.0, then pip install 'byapar-env[train]'"
+
+
+def version() -> str:
+    """The installed distribution's version, or ``byapar_env.__version__`` when run from a
+    checkout that is not installed (pyproject.toml reads the version from there too, so the
+    two agree)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version(DISTRIBUTION)
+    except PackageNotFoundError:
+        from byapar_env import __version__
+
+        return __version__
+
+
+# ---------------------------------------------------------------------------- errors
+class UsageError(ValueError):
+    """A command-line value that cannot work (an output folder that does not exist...)."""
+
+
+class MissingPackageError(ImportError):
+    """A package the command needs is not installed; the message says what to install."""
+
+
+# The project's typed errors, by module: each is a bad value, reported in one line. Looked up
+# in sys.modules, so that main imports nothing to catch them: an error can only come from a
+# module that is already imported.
+USER_ERRORS = (
+    ("byapar_env.engine.errors", "ByaparError"),
+    ("byapar_agents", "UnknownAgentError"),
+    ("byapar_agents.network", "CheckpointError"),
+    ("byapar_agents.arena", "ArenaError"),
+    ("byapar_training.selfplay", "ConfigError"),
+    ("byapar_training.export", "ExportError"),
+)
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    found: list[type[BaseException]] = [UsageError, MissingPackageError, FileNotFoundError]
+    for module, name in USER_ERRORS:
+        cls = getattr(sys.modules.get(module), name, None)
+        if isinstance(cls, type) and issubclass(cls, BaseException):
+            found.append(cls)
+    return tuple(found)
+
+
+def require(packages: Sequence[str], command: str, install: str = TRAIN_INSTALL) -> None:
+    """Raise ``MissingPackageError`` naming what to install when a package will not import."""
+    missing = []
+    for name in packages:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise MissingPackageError(f"byapar {command} needs {', '.join(missing)}, which "
+                                  f"{'is' if len(missing) == 1 else 'are'} not installed: "
+                                  f"{install}")
+
+
+def check_output_path(flag: str, path: str) -> None:
+    """An output file's folder must exist (checked before the work, not after it)."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{flag} {path}: that is a folder; give a file name")
+    if not target.resolve().parent.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {target.parent} does not exist")
+
+
+def quiet_worker_processes() -> None:
+    """Start multiprocessing's fork server with Ctrl-C ignored, so that every process forked
+    from it (SB3's environment workers) ignores it too: the terminal sends SIGINT to the whole
+    process group, and only the main process should answer, not each worker with a
+    traceback. The workers end when the main process does (they are daemons)."""
+    import multiprocessing
+
+    if ("forkserver" not in multiprocessing.get_all_start_methods()
+            or threading.current_thread() is not threading.main_thread()):
+        return
+    from multiprocessing import forkserver
+
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        if old is not None:  # None: a handler set outside Python, left as it is
+            signal.signal(signal.SIGINT, old)
+
+
+# ---------------------------------------------------------------------------- parsers
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every flag's default after its help: tuples as the flag takes them (2,3,4), empty text
+    as ``empty``. A flag whose default is None says in its help what happens without it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" in text or default is None or default is argparse.SUPPRESS
+                or not action.option_strings):
+            return text
+        if isinstance(default, tuple):
+            shown = ",".join(map(str, default))
+        elif default == "":
+            shown = "empty"
+        else:
+            shown = "%(default)s"
+        return f"{text} (default: {shown})"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Defaults in the help, and a bad value in one line (not the whole usage), exit status 2."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**kwargs)
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def arena_parser() -> ArgumentParser:
+    from byapar_agents.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
+
+    ap = ArgumentParser(prog="byapar arena", description="Computer players against each other.")
+    ap.add_argument("--players", default="hard,medium,easy,random",
+                    help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
+                         "medium, hard, a panel name or a checkpoint folder")
+    ap.add_argument("--games", type=int, default=400, help=f"games, from 1 to {MAX_GAMES:,}")
+    ap.add_argument("--seed", type=int, default=0,
+                    help=f"the run's seed (each game's comes from it and the game's number), "
+                         f"from 0 to {MAX_SEED:,}")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help=f"processes, from 1 to {max_workers()} here; results do not depend "
+                         "on it")
+    length = ap.add_mutually_exclusive_group()
+    length.add_argument("--rounds", type=int, default=40,
+                        help="rounds a game lasts (the richest player wins after the last)")
+    length.add_argument("--until-one-left", action="store_true",
+                        help="play until one player is left (the richest wins after 100 rounds)")
+    ap.add_argument("--starting-cash", type=int, default=15_000,
+                    help="each player's cash at the start, a positive multiple of 100")
+    ap.add_argument("--no-auctions", action="store_true",
+                    help="a place nobody buys stays with the bank instead of going to auction")
+    ap.add_argument("--json", metavar="PATH", default=None,
+                    help="write every figure as JSON to PATH (default: not written)")
+    ap.add_argument("--plot", metavar="PATH", default=None,
+                    help="save a bar chart of the win rates to PATH; needs matplotlib "
+                         "(default: no chart)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    return ap
 
 
 def arena_main(argv: list[str]) -> int:
-    from byapar_agents.arena import (
-        ArenaConfig,
-        ArenaError,
-        default_workers,
-        format_table,
-        progress_bar,
-        run_arena,
-    )
+    from byapar_agents.arena import ArenaConfig, format_table, progress_bar, run_arena
 
-    ap = argparse.ArgumentParser(prog="byapar arena",
-                                 description="Computer players against each other.")
-    ap.add_argument("--players", default="hard,medium,easy,random",
-                    help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
-                         "medium, hard, or a checkpoint folder (default: %(default)s)")
-    ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=default_workers())
-    length = ap.add_mutually_exclusive_group()
-    length.add_argument("--rounds", type=int, default=40)
-    length.add_argument("--until-one-left", action="store_true")
-    ap.add_argument("--starting-cash", type=int, default=15_000)
-    ap.add_argument("--no-auctions", action="store_true")
-    ap.add_argument("--json", metavar="PATH", help="write every figure as JSON")
-    ap.add_argument("--plot", metavar="PATH", help="save a bar chart of the win rates")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = ap.parse_args(argv)
+    args = arena_parser().parse_args(argv)
+    if args.json:
+        check_output_path("--json", args.json)
+    if args.plot:
+        check_output_path("--plot", args.plot)
+        require(["matplotlib"], "arena --plot", "pip install 'byapar-env[plot]'")
     config = ArenaConfig(
-        players=tuple(p.strip() for p in args.players.split(",") if p.strip()),
-        games=args.games, seed=args.seed, workers=args.workers,
+        players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
         rounds=None if args.until_one_left else args.rounds,
         starting_cash=args.starting_cash, auctions=not args.no_auctions)
+    drawn = []
+
+    def bar(done: int, total: int) -> None:
+        drawn.append(done < total)
+        progress_bar(done, total)
+
     try:
-        summary = run_arena(config, None if args.quiet else progress_bar)
-    except ArenaError as exc:
-        print(f"byapar arena: {exc}", file=sys.stderr)
-        return 2
+        summary = run_arena(config, None if args.quiet else bar)
+    except KeyboardInterrupt:
+        if drawn and drawn[-1]:
+            sys.stderr.write("\n")  # end the progress bar's line before main's message
+        raise
     print(format_table(summary))
     if args.json:
         with open(args.json, "w") as f:
@@ -76,52 +233,63 @@ def _sizes(text: str) -> tuple[int, ...]:
             f"expected comma-separated table sizes from 2 to 6, got {text!r}") from None
 
 
-def gauntlet_main(argv: list[str]) -> int:
-    from byapar_agents.arena import ArenaError, default_workers
-    from byapar_agents.gauntlet import (
-        DEFAULT_OPPONENTS,
-        DEFAULT_SIZES,
-        GauntletConfig,
-        format_gauntlet,
-        run_gauntlet,
-    )
+def gauntlet_parser() -> ArgumentParser:
+    from byapar_agents.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
+    from byapar_agents.gauntlet import DEFAULT_OPPONENTS, DEFAULT_SIZES
 
-    ap = argparse.ArgumentParser(
+    ap = ArgumentParser(
         prog="byapar gauntlet",
         description="One player against every panel member and level at several table sizes: "
-                    "win rates, 95%% intervals, multiples of chance and the worst case.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                    "win rates, 95% intervals, multiples of chance and the worst case.")
     ap.add_argument("player", help="a level, a panel name or a checkpoint folder")
     ap.add_argument("--opponents", type=_names, default=DEFAULT_OPPONENTS,
                     help="comma-separated opponents (the player itself is skipped)")
     ap.add_argument("--sizes", type=_sizes, default=DEFAULT_SIZES,
-                    help="comma-separated table sizes")
-    ap.add_argument("--games", type=int, default=400, help="games per opponent and table size")
-    ap.add_argument("--seed", type=int, default=0, help="the run's seed")
-    ap.add_argument("--workers", type=int, default=default_workers(), help="processes")
+                    help="comma-separated table sizes, from 2 to 6")
+    ap.add_argument("--games", type=int, default=400,
+                    help=f"games per opponent and table size, from 1 to {MAX_GAMES:,}")
+    ap.add_argument("--seed", type=int, default=0, help=f"the run's seed, from 0 to {MAX_SEED:,}")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help=f"processes, from 1 to {max_workers()} here")
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON after each cell; a run started again "
-                         "with the same settings and file goes on where it stopped")
-    args = ap.parse_args(argv)
+                         "with the same settings and file goes on where it stopped (default: "
+                         "not written)")
+    return ap
+
+
+def gauntlet_main(argv: list[str]) -> int:
+    from byapar_agents.gauntlet import (
+        GauntletConfig,
+        format_gauntlet,
+        run_gauntlet,
+    )
+    from byapar_agents.gauntlet import validate as validate_gauntlet
+
+    args = gauntlet_parser().parse_args(argv)
     config = GauntletConfig(player=args.player, opponents=args.opponents, sizes=args.sizes,
                             games=args.games, seed=args.seed, workers=args.workers)
-    if args.json and not Path(args.json).resolve().parent.is_dir():
-        print(f"byapar gauntlet: --json {args.json}: its folder does not exist", file=sys.stderr)
-        return 2
-    try:
-        result = run_gauntlet(config, args.json, lambda line: print(line, file=sys.stderr,
-                                                                     flush=True))
-    except ArenaError as exc:
-        print(f"byapar gauntlet: {exc}", file=sys.stderr)
-        return 2
+    if args.json:
+        check_output_path("--json", args.json)
+    validate_gauntlet(config)
+    result = run_gauntlet(config, args.json, lambda line: print(line, file=sys.stderr,
+                                                                 flush=True))
     print(format_gauntlet(config, result))
     return 0
 
 
 def train_main(argv: list[str]) -> int:
+    require(TRAIN_PACKAGES, "train")
     from .selfplay import main as selfplay_main
 
     return selfplay_main(argv)
+
+
+def exploit_main(argv: list[str]) -> int:
+    require(TRAIN_PACKAGES, "exploit")
+    from .exploit import main as exploit_main_
+
+    return exploit_main_(argv)
 
 
 def export_main(argv: list[str]) -> int:
@@ -130,35 +298,70 @@ def export_main(argv: list[str]) -> int:
     return export_main_(argv)
 
 
-COMMANDS = {
+def simulate_main(argv: list[str]) -> int:
+    from byapar_env.simulate import main as simulate_main_
+
+    return simulate_main_(argv)
+
+
+def serve_main(argv: list[str]) -> int:
+    require(["fastapi", "uvicorn"], "serve", "pip install 'byapar-env[serve]'")
+    from byapar_serve.cli import main as serve_main_
+
+    return serve_main_(argv)
+
+
+COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "arena": ("computer players against each other (the main job)", arena_main),
     "train": ("self-play training of the hard player (needs the train extra)", train_main),
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
     "exploit": ("train a fresh learner against a frozen player: its exploitability",
-                lambda argv: __import__("byapar_training.exploit", fromlist=["main"]).main(argv)),
+                exploit_main),
     "export": ("export a training run as a shipped checkpoint", export_main),
-    "simulate": ("seeded games of random legal play", None),
+    "simulate": ("seeded games of random legal play", simulate_main),
+    "serve": ("the web table and the JSON decision API (needs the serve extra)", serve_main),
+}
+
+# What Ctrl-C leaves behind, where that matters.
+INTERRUPTED = {
+    "train": "; the run folder keeps its last save, and the same command resumes from it",
+    "exploit": "; the run folder keeps its last save, and the same command resumes from it",
+    "gauntlet": "; with --json, the same command goes on from the finished cells",
 }
 
 
+def _usage() -> str:
+    lines = ["usage: byapar COMMAND [options]    (byapar COMMAND --help for its options)",
+             "       byapar --version", "", "commands:"]
+    lines += [f"  {name:<10} {text}" for name, (text, _) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: byapar COMMAND [options]\n\ncommands:")
-        for name, (text, _) in COMMANDS.items():
-            print(f"  {name:<10} {text}")
+        print(_usage())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"byapar {version()}")
         return 0
     command, rest = argv[0], argv[1:]
-    if command == "simulate":
-        from byapar_env.simulate import main as simulate_main
-
-        return simulate_main(rest)
-    if command in COMMANDS:
+    if command not in COMMANDS:
+        print(f"byapar: unknown command {command!r}; commands: {', '.join(COMMANDS)}",
+              file=sys.stderr)
+        return 2
+    try:
         return COMMANDS[command][1](rest)
-    print(f"byapar: unknown command {command!r}; commands: {', '.join(COMMANDS)}",
-          file=sys.stderr)
-    return 2
+    except KeyboardInterrupt:
+        print(f"byapar {command}: interrupted{INTERRUPTED.get(command, '')}", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if not isinstance(exc, _user_errors()):
+            raise  # a bug: its traceback is the useful report
+        message = " ".join(str(exc).split())  # one line, whatever the message held
+        print(f"byapar {command}: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

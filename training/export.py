@@ -24,7 +24,8 @@ from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
 class ExportError(ValueError):
-    """An export that would overwrite a checkpoint without ``force``."""
+    """An export that cannot be done as asked: one that would overwrite a checkpoint without
+    ``force``, or contradictory or out-of-range options."""
 
 
 def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
@@ -38,14 +39,14 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
     from byapar_agents.network import average_policies, load_checkpoint
 
     if snapshot is not None and average:
-        raise ValueError("give --snapshot or --average, not both")
+        raise ExportError("give --snapshot or --average, not both")
 
     run = Path(run_dir)
     parent = Path(out_dir) / name
     if table_size is not None:
         if not MIN_PLAYERS <= table_size <= MAX_PLAYERS:
-            raise ValueError(f"--table-size must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                             f"got {table_size}")
+            raise ExportError(f"--table-size must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                              f"got {table_size}")
         _, parent_meta = load_checkpoint(parent)  # the main policy must be there already
         specialist_folders(parent, parent_meta)  # and its list of specialists readable
     latest = run / "latest.zip"
@@ -160,31 +161,43 @@ def _steps(text: str) -> list[int]:
         ) from None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    from .cli import ArgumentParser
+
+    ap = ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0])
     ap.add_argument("run", help="the run folder of byapar train")
     ap.add_argument("--name", default="hard", help="the checkpoint's folder name under --out")
     ap.add_argument("--out", default="checkpoints",
                     help="the folder the checkpoint folder is written into")
     ap.add_argument("--force", action="store_true",
                     help="overwrite an existing checkpoint (a shipped one included)")
-    ap.add_argument("--snapshot", type=int, help="export the pool snapshot of this step")
-    ap.add_argument("--table-size", type=int,
-                    help="export as the checkpoint's specialist for tables of this many players")
-    ap.add_argument("--average", type=_steps,
-                    metavar="STEP,STEP,...",
-                    help="export the mean of the weights of these pool snapshots")
-    args = ap.parse_args(argv)
-    try:
-        folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
-                        args.average, args.force)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"byapar export: {exc}", file=sys.stderr)
-        return 2
+    ap.add_argument("--snapshot", type=int, default=None, metavar="STEP",
+                    help="export the pool snapshot of this step (default: the run's last save)")
+    ap.add_argument("--table-size", type=int, default=None, metavar="N",
+                    help="export as the checkpoint's specialist for tables of N players "
+                         "(default: as the main policy)")
+    ap.add_argument("--average", type=_steps, default=None, metavar="STEP,STEP,...",
+                    help="export the mean of the weights of these pool snapshots (default: "
+                         "one policy, no averaging)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Errors reach ``byapar``'s main, which reports each in one line."""
+    from .cli import TRAIN_INSTALL, require
+
+    args = build_parser().parse_args(argv)
+    if args.snapshot is None and not args.average:
+        # The last save is an SB3 model: reading it needs torch and sb3-contrib (a pool
+        # snapshot or an average of them needs numpy alone).
+        require(["torch", "sb3_contrib"], "export", TRAIN_INSTALL)
+    folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
+                    args.average, args.force)
     print(f"wrote {folder}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .cli import main as cli_main
+
+    sys.exit(cli_main(["export", *sys.argv[1:]]))

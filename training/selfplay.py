@@ -29,6 +29,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import math
 import random
 import sys
 import time
@@ -44,7 +45,6 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
 
 from .league import LeaguePool, LeagueSeatEnv
-from .vec_env import GroupedSubprocVecEnv
 
 
 # ---------------------------------------------------------------------------- 1. config
@@ -96,18 +96,95 @@ class Config:
     eval_tables: str = ""
 
 
-def parse_args(argv: list[str] | None = None) -> Config:
-    """Command-line flags generated from the Config fields."""
-    ap = argparse.ArgumentParser(prog="byapar train", description=__doc__.splitlines()[0])
+MAX_SEED = 2**32 - 1  # np.random.seed and SB3's set_random_seed take no more
+MAX_ENVS = 1024  # environments are cheap (a game each), but a batch this big is a typo
+
+# What each Config field means, shown by ``byapar train --help`` with its default.
+HELP = {
+    "run_dir": "the run folder: saves, snapshots, logs, eval.csv; an existing one is resumed",
+    "total_steps": "the learner's decisions to train for in all (imitation not counted); "
+                   "a run stops at the first rollout that reaches it",
+    "seed": f"the run's seed, from 0 to {MAX_SEED:,} (numpy's seed range)",
+    "n_envs": "environments stepped together: the learner's batch",
+    "n_workers": "worker processes (one per core); with fewer than --n-envs, each steps a group "
+                 "of environments",
+    "table_sizes": "comma-separated table sizes (2 to 6) to draw each episode's table from",
+    "n_steps": "PPO rollout length per environment: one rollout is n_steps x n_envs decisions "
+               "(cut down for a budget smaller than that)",
+    "batch_size": "PPO minibatch size (at least 2)",
+    "n_epochs": "PPO passes over each rollout",
+    "learning_rate": "Adam learning rate",
+    "gamma": "discount factor (games are long: a few hundred decisions per seat)",
+    "gae_lambda": "GAE lambda, from 0 to 1",
+    "clip_range": "PPO clipping range",
+    "ent_coef": "entropy bonus coefficient",
+    "hidden": "comma-separated hidden layer sizes of the actor and of the critic",
+    "reward": "outcome (win or loss only) or net_worth_share (the outcome plus dense shaping "
+              "by net worth share)",
+    "anchor_share": "share of opponent seats played by the easy and medium players (the "
+                    "original pool)",
+    "medium_share_of_anchors": "share of those anchor seats that are medium rather than easy",
+    "latest_share": "share of opponent seats played by the newest snapshot of the learner",
+    "pool_window": "recent snapshots kept in the opponent pool",
+    "league": "comma-separated hand-written players for league self-play by PFSP "
+              "(training/league.py); empty: the original pool",
+    "exploiters": "comma-separated checkpoint folders that join the league",
+    "critic_warmup_steps": "steps at the start of a run during which only the critic learns "
+                           "(a warm start from a checkpoint brings an actor but no critic)",
+    "init_from": "start the actor from this checkpoint folder (e.g. checkpoints/hard) instead "
+                 "of imitation",
+    "imitation_games": "games of the medium player to imitate before PPO (0: none; when not "
+                       "given, at most one per 100 steps of --total-steps)",
+    "imitation_epochs": "passes over the imitation data",
+    "save_every": "steps between saves and snapshots into the pool",
+    "eval_every": "steps between evaluations in the arena",
+    "eval_games": "arena games per evaluation table (when not given, at most one per 100 steps "
+                  "of --total-steps, and at least 20)",
+    "eval_workers": "processes for the evaluation games",
+    "eval_tables": "evaluation tables as comma-separated OPPONENT:COUNT (the snapshot plus "
+                   "COUNT copies); empty: three medium, one medium (and, in league runs, the "
+                   "panel tables)",
+}
+
+
+class ConfigError(ValueError):
+    """A training setting that cannot work, found before any process starts or any step."""
+
+
+def _int_tuple(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated whole numbers, got {text!r}") from None
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """The ``byapar train`` flags, one per Config field. With ``suppress_defaults`` a parsed
+    namespace holds only the flags actually given (to tell a default from a choice)."""
+    from .cli import ArgumentParser
+
+    ap = ArgumentParser(prog="byapar train", description=__doc__.splitlines()[0])
     for f in dataclasses.fields(Config):
         flag = "--" + f.name.replace("_", "-")
-        if f.type.startswith("tuple"):
-            ap.add_argument(flag, type=lambda s: tuple(int(x) for x in s.split(",")),
-                            default=f.default, help="comma-separated")
-        else:
-            ap.add_argument(flag, type={"int": int, "float": float, "str": str}[f.type],
-                            default=f.default)
-    return Config(**vars(ap.parse_args(argv)))
+        kind = _int_tuple if f.type.startswith("tuple") else {
+            "int": int, "float": float, "str": str}[f.type]
+        ap.add_argument(flag, type=kind, help=HELP.get(f.name, ""),
+                        default=argparse.SUPPRESS if suppress_defaults else f.default,
+                        metavar="N,N,..." if kind is _int_tuple else None)
+    return ap
+
+
+def parse_command(argv: list[str] | None = None) -> tuple[Config, frozenset[str]]:
+    """The config, and the names of the fields given on the command line."""
+    config = Config(**vars(build_parser().parse_args(argv)))
+    given = frozenset(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    return config, given
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    """Command-line flags generated from the Config fields."""
+    return parse_command(argv)[0]
 
 
 # Settings the saved model carries: a resumed run must keep them. The opponents, table sizes and
@@ -367,6 +444,8 @@ def train(config: Config) -> Path:
     torch.set_num_threads(1)
 
     fns = [make_env(config, i) for i in range(config.n_envs)]
+    from .vec_env import GroupedSubprocVecEnv
+
     if config.n_envs == 1:
         venv = DummyVecEnv(fns)
     elif config.n_workers >= config.n_envs:
@@ -490,10 +569,183 @@ def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> N
           + ", ".join(f"{k} {v:.3f}" for k, v in result.items()), flush=True)
 
 
+# ---------------------------------------------------------------------------- checks and budget
+
+
+def _whole(flag: str, value: int, low: int, high: int | None = None) -> None:
+    if value < low or (high is not None and value > high):
+        allowed = f"at least {low:,}" if high is None else f"from {low:,} to {high:,}"
+        raise ConfigError(f"{flag} must be {allowed}, got {value:,}")
+
+
+def _number(flag: str, value: float, low: float, high: float, low_open: bool = False) -> None:
+    if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+        side = "(" if low_open else "["
+        raise ConfigError(f"{flag} must be a number in {side}{low:g}, {high:g}], got {value!r}")
+
+
+def _player(flag: str, name: str) -> None:
+    try:
+        make_agent(name)
+    except ValueError as exc:  # UnknownAgentError and CheckpointError say why
+        raise ConfigError(f"{flag}: {exc}") from None
+
+
+def check_config(config: Config) -> None:
+    """Refuse, with a ``ConfigError`` naming the flag, any setting that would fail later: in an
+    environment process (a traceback from each), in SB3 after the imitation warm start, or at
+    the first evaluation."""
+    from byapar_agents.arena import MAX_GAMES, max_workers
+    from byapar_agents.network import load_checkpoint
+
+    from byapar_env.byapar_v0 import REWARD_MODES
+
+    run = Path(config.run_dir)
+    if not config.run_dir or (run.exists() and not run.is_dir()):
+        raise ConfigError(f"--run-dir {config.run_dir!r} is not a folder")
+    _whole("--total-steps", config.total_steps, 0)
+    _whole("--seed", config.seed, 0, MAX_SEED)
+    _whole("--n-envs", config.n_envs, 1, MAX_ENVS)
+    workers = getattr(config, "n_workers", config.n_envs)
+    _whole("--n-workers", workers, 1)
+    if config.n_envs > 1 and min(workers, config.n_envs) > max_workers():
+        raise ConfigError(f"{min(workers, config.n_envs)} environment processes are too many: "
+                          f"at most {max_workers()} here (four per core); lower --n-workers")
+    if not config.table_sizes or any(not 2 <= n <= 6 for n in config.table_sizes):
+        raise ConfigError("--table-sizes takes comma-separated table sizes from 2 to 6, got "
+                          + ",".join(map(str, config.table_sizes)))
+    _whole("--n-steps", config.n_steps, 1)
+    _whole("--batch-size", config.batch_size, 2)  # SB3 refuses a minibatch of one
+    _whole("--n-epochs", config.n_epochs, 1)
+    _number("--learning-rate", config.learning_rate, 0.0, 1.0, low_open=True)
+    _number("--gamma", config.gamma, 0.0, 1.0, low_open=True)
+    _number("--gae-lambda", config.gae_lambda, 0.0, 1.0)
+    _number("--clip-range", config.clip_range, 0.0, 10.0, low_open=True)
+    _number("--ent-coef", config.ent_coef, 0.0, 10.0)
+    if not config.hidden or any(n < 1 for n in config.hidden):
+        raise ConfigError("--hidden takes comma-separated layer sizes of at least 1, got "
+                          + ",".join(map(str, config.hidden)))
+    if config.reward not in REWARD_MODES:
+        raise ConfigError(f"--reward must be one of {', '.join(REWARD_MODES)}, "
+                          f"got {config.reward!r}")
+    for flag in ("anchor_share", "medium_share_of_anchors", "latest_share"):
+        _number("--" + flag.replace("_", "-"), getattr(config, flag), 0.0, 1.0)
+    _whole("--pool-window", config.pool_window, 0)
+    for name in _names(config.league):
+        _player("--league", name)
+    for folder in _names(config.exploiters):
+        if not Path(folder).is_dir():
+            raise ConfigError(f"--exploiters: {folder!r} is not a checkpoint folder")
+        _player("--exploiters", folder)
+    _whole("--critic-warmup-steps", config.critic_warmup_steps, 0)
+    if config.init_from:
+        try:
+            load_checkpoint(config.init_from)
+        except ValueError as exc:
+            raise ConfigError(f"--init-from: {exc}") from None
+    _whole("--imitation-games", config.imitation_games, 0, MAX_GAMES)
+    _whole("--imitation-epochs", config.imitation_epochs, 0)
+    _whole("--save-every", config.save_every, 1)
+    _whole("--eval-every", config.eval_every, 1)
+    _whole("--eval-games", config.eval_games, 1, MAX_GAMES)
+    _whole("--eval-workers", config.eval_workers, 1, max_workers())
+    try:
+        tables = parse_eval_tables(config.eval_tables)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    for _, name, _ in tables:
+        _player("--eval-tables", name)
+
+
+def _batch_for(rollout: int, batch: int) -> int:
+    """A minibatch size that divides the rollout (SB3 warns of a truncated last minibatch
+    otherwise): the largest divisor not above ``batch`` and not below a quarter of it."""
+    if batch >= rollout:
+        return rollout
+    for size in range(batch, max(1, batch // 4), -1):
+        if rollout % size == 0:
+            return size
+    return batch
+
+
+def fit_to_budget(config: Config, given: frozenset[str]) -> tuple[Config, list[str]]:
+    """Make a small run small, and say what changed (one line each).
+
+    - One PPO rollout (``n_steps`` x ``n_envs`` decisions) never exceeds ``total_steps``: SB3
+      always collects whole rollouts, so ``--total-steps 2000`` would otherwise train 4,096.
+    - Unless ``--imitation-games`` is given, the warm start plays at most one game of the medium
+      player per 100 steps of the budget (300 games take over a minute, far longer than a
+      smoke test's PPO); unless ``--eval-games`` is given, an evaluation plays at most one game
+      a table per 100 steps, and at least 20.
+    - A resumed run keeps its saved model's rollout settings unless they are given, so that a
+      run cut down for a small budget can be resumed with a bigger one.
+    """
+    run = Path(config.run_dir)
+    if (run / "latest.zip").exists():
+        saved_path = run / "config.json"
+        saved = json.loads(saved_path.read_text()) if saved_path.exists() else {}
+        keep = {k: saved[k] for k in ("n_steps", "batch_size")
+                if k not in given and isinstance(saved.get(k), int)
+                and saved[k] != getattr(config, k)}
+        if not keep:
+            return config, []
+        flags = " and ".join(f"--{k.replace('_', '-')} {v:,}" for k, v in keep.items())
+        return dataclasses.replace(config, **keep), [f"resuming with the run's own {flags}"]
+    changes: dict = {}
+    notes = []
+    rollout = config.n_steps * config.n_envs
+    if 0 < config.total_steps < rollout:
+        # SB3 needs a rollout of at least two decisions.
+        n_steps = max(config.total_steps // config.n_envs, 2 if config.n_envs == 1 else 1)
+        batch = _batch_for(n_steps * config.n_envs, config.batch_size)
+        changes.update(n_steps=n_steps, batch_size=batch)
+        also = f" and --batch-size {batch:,}" if batch != config.batch_size else ""
+        notes.append(f"one rollout ({config.n_steps:,} steps x {config.n_envs} environments) "
+                     f"is more than the budget of {config.total_steps:,} steps: using --n-steps "
+                     f"{n_steps:,}{also}")
+    cap = config.total_steps // 100
+    if "imitation_games" not in given and not config.init_from and config.imitation_games > cap:
+        changes["imitation_games"] = cap
+        notes.append(f"imitation warm start cut to {cap:,} games for a budget of "
+                     f"{config.total_steps:,} steps (one per 100 steps; give --imitation-games "
+                     "to choose)")
+    cap = max(20, cap)
+    if "eval_games" not in given and config.eval_games > cap:
+        changes["eval_games"] = cap
+        notes.append(f"evaluations cut to {cap:,} games a table for a budget of "
+                     f"{config.total_steps:,} steps (one per 100 steps, at least 20; give "
+                     "--eval-games to choose)")
+    return dataclasses.replace(config, **changes), notes
+
+
+def _state(run_dir: str) -> dict:
+    path = Path(run_dir) / "state.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 def main(argv: list[str] | None = None) -> int:
-    train(parse_args(argv))
+    """``byapar train``: check every setting before anything starts, fit a small run to its
+    budget, train, and say in one line what was done."""
+    from .cli import quiet_worker_processes
+
+    config, given = parse_command(argv)
+    check_config(config)
+    config, notes = fit_to_budget(config, given)
+    for note in notes:
+        print(f"byapar train: {note}", flush=True)
+    quiet_worker_processes()
+    start, before = time.time(), _state(config.run_dir)
+    run = train(config)
+    after = _state(config.run_dir)
+    steps = after.get("steps", 0) - before.get("steps", 0)
+    episodes = after.get("episodes", 0) - before.get("episodes", 0)
+    print(f"byapar train: {steps:,} steps ({after.get('steps', 0):,} in the run), {episodes:,} "
+          f"episodes, {time.time() - start:,.1f} s; saved {run / 'latest.zip'}, policy "
+          f"snapshots in {run / 'pool'}, evaluations in {run / 'eval.csv'}", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .cli import main as cli_main
+
+    sys.exit(cli_main(["train", *sys.argv[1:]]))
