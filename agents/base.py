@@ -17,26 +17,15 @@ from byapar_env.action_table import (
     BID_RAISE_IDS,
     CANCEL_ID,
     ROLL_ID,
-    SUBMIT_ID,
     TRADE_MONEY_IDS,
-    TRADE_START_IDS,
     bid_amount,
     fixed_action_id,
 )
 from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, ActionKind, Game
 
 _TOGGLE = {a.arg: a.id for a in ACTIONS if a.kind == "trade_toggle"}
-
-
-def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
-    """The environment's composition steps for an engine trade offer."""
-    steps = [TRADE_START_IDS[(offer.target - seat) % num_players - 1]]
-    steps += [_TOGGLE[s] for s in offer.give + offer.take]
-    if offer.amount:
-        steps.append(TRADE_MONEY_IDS[offer.amount])
-    steps.append(SUBMIT_ID)
-    return steps
 
 
 class EnginePlayer:

@@ -2,7 +2,7 @@
 
 Each panel member is the medium player's mechanics (turn order of its choices, raising cash,
 offer bookkeeping) with a ``Style`` that changes how it values places, money and rivals. Values
-come from :mod:`byapar_agents.valuation`: landing chances from the board, rents, house costs and the
+come from :mod:`byapar_env.valuation`: landing chances from the board, rents, house costs and the
 rounds left, so a place is worth the rent it will bring, and a rival's whole group is worth
 the rent it will cost.
 
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
+from byapar_env.valuation import acquisition_gain, denial_value, trade_gains
 
 from .medium import MediumPlayer
 from .tactics import GROUP_OF, PRICE, money_step, money_step_below
-from .valuation import acquisition_gain, denial_value, trade_gains
 
 _GROUPS = tuple(B.GROUPS.values())
 

@@ -21,6 +21,9 @@ Arguments
 max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome",
 dense_coef=1.0, max_decisions=20_000)``
 
+The table options' defaults are the engine's (``engine.board.RULES_FIGURES``); the caps' and
+``skip_trivial`` are those of ``byapar_env.driver``, the seat-level driver the arena shares.
+
 - ``num_players``, ``rounds`` (``None`` plays until one player is left, capped at 100 rounds),
   ``starting_cash``, ``auctions``: the table options of ``engine.Rules``. The environment also
   caps ``rounds`` at 1,000 and ``starting_cash`` at 1,000,000, so that every observation value
@@ -33,7 +36,8 @@ dense_coef=1.0, max_decisions=20_000)``
   submitting (if the draft is a legal offer) and cancelling stay legal. 1 to 1,000.
 - ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so agents
   are only asked real questions. On by default; turn it off to see every decision.
-- ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
+- ``reward``: ``"outcome"`` (default), ``"net_worth_share"`` or ``"position_share"`` (outcome
+  plus dense shaping).
 - ``dense_coef``: the weight of that shaping, a finite number from 0 to 100.
 - ``max_decisions``: a safety cap on the decisions of one game (the agents' and those the
   environment plays by itself); reaching it truncates every agent. 1 to 1,000,000,000.
@@ -105,7 +109,10 @@ game: +1, the others -1/3 each; two tied winners of four: +1/3 each). A player w
 is terminated at once with its ``-1/(n-1)`` (a bankrupt player cannot win) and is stepped out
 with ``None``, as PettingZoo requires. ``"net_worth_share"`` adds, at every step, ``dense_coef``
 times the change in each player's share of the table's total net worth (shares sum to one, so
-the shaping is zero-sum too).
+the shaping is zero-sum too). ``"position_share"`` shapes the same way with each player's
+position value instead of its net worth: net worth plus the rent its places should bring over
+the rounds left (``byapar_env.valuation``), so that a trade or a purchase that changes who will
+collect rent counts when it happens.
 
 Endings
 -------
@@ -146,17 +153,13 @@ from pettingzoo.utils import wrappers
 from .action_table import (
     ACTIONS,
     NUM_ACTIONS,
-    SUBMIT_ID,
     TRADE_MONEY_IDS,
-    DraftChoices,
     TradeDraft,
     action_to_string,
-    draft_mask,
-    engine_action,
-    legal_ids,
 )
-from .engine import Game, IllegalActionError, Phase, Rules, RulesError, SeedError
-from .engine.board import PLACES
+from .driver import DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from .engine import Game, IllegalActionError, Rules, RulesError, SeedError
+from .engine.board import PLACES, RULES_FIGURES
 from .engine.errors import show
 from .observation import (
     OBSERVATION_SIZE,
@@ -166,9 +169,10 @@ from .observation import (
     encode_env_part,
     observation_layout,
 )
+from .valuation import position_value
 
 ENV_NAME = "byapar_v0"
-REWARD_MODES = ("outcome", "net_worth_share")
+REWARD_MODES = ("outcome", "net_worth_share", "position_share")
 _STATE_FORMAT = "byapar-env-state"
 
 # Upper bounds of the environment's own options, and of two table options the engine takes at
@@ -291,7 +295,11 @@ def _check_draft(draft: TradeDraft, game: Game) -> None:
         raise ValueError(f"draft steps must be a whole number of at least 0, got {draft.steps!r}")
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """The environment. What is legal, what counts toward the caps and which decisions are taken
+    without asking is ``SeatDriver``'s (``byapar_env.driver``), shared with the arena; the
+    observations, rewards and the PettingZoo bookkeeping are this class's own."""
+
     metadata = {
         "name": ENV_NAME,
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -299,12 +307,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         "render_fps": 2,
     }
 
-    def __init__(self, num_players: int = 4, rounds: int | None = 40,
-                 starting_cash: int = 15_000, auctions: bool = True,
-                 render_mode: str | None = None, max_pre_roll_actions: int = 24,
-                 max_trade_steps: int = 12, skip_trivial: bool = True,
+    def __init__(self, num_players: int = RULES_FIGURES.default_num_players,
+                 rounds: int | None = RULES_FIGURES.default_rounds,
+                 starting_cash: int = RULES_FIGURES.default_starting_cash,
+                 auctions: bool = RULES_FIGURES.default_auctions,
+                 render_mode: str | None = None, max_pre_roll_actions: int = PRE_ROLL_CAP,
+                 max_trade_steps: int = TRADE_STEP_CAP, skip_trivial: bool = True,
                  reward: str = "outcome", dense_coef: float = 1.0,
-                 max_decisions: int = 20_000) -> None:
+                 max_decisions: int = DECISION_CAP) -> None:
         super().__init__()
         self.rules = Rules(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
                            auctions=auctions)  # the engine's checks first: types, 2-6 players
@@ -313,7 +323,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise RulesError(f"rounds must be None (until one player is left) or a whole number "
                              f"from 1 to {MAX_ROUNDS:,} in this environment, got {show(rounds)}")
         if starting_cash > MAX_STARTING_CASH:
-            raise RulesError(f"starting_cash must be a positive multiple of 100 up to "
+            raise RulesError(f"starting_cash must be a positive multiple of "
+                             f"{RULES_FIGURES.starting_cash_step} up to "
                              f"{MAX_STARTING_CASH:,} in this environment, "
                              f"got {show(starting_cash)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -337,13 +348,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                             max_trade_steps=max_trade_steps, skip_trivial=bool(skip_trivial),
                             reward=reward, dense_coef=float(dense_coef),
                             max_decisions=max_decisions)
+        SeatDriver.__init__(self, max_pre_roll_actions=max_pre_roll_actions,
+                            max_trade_steps=max_trade_steps, max_decisions=max_decisions,
+                            skip_trivial=bool(skip_trivial))
         self.render_mode = render_mode
-        self.max_pre_roll_actions = max_pre_roll_actions
-        self.max_trade_steps = max_trade_steps
-        self.skip_trivial = bool(skip_trivial)
         self.reward_mode = reward
         self.dense_coef = float(dense_coef)
-        self.max_decisions = max_decisions
         n = num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -354,25 +364,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seeder = random.Random()
-        self.game: Game | None = None
-        self.draft: TradeDraft | None = None
-        self._legal: tuple[int, ...] | None = None
-        self._mask: bytearray | None = None
         self._rewards_dirty = True
         self._clear_caches()
 
     def game_changed(self) -> None:
         """Forget everything derived from the game: call it after changing ``self.game`` by hand
         (tests that set up a position do), since the environment caches per game version."""
-        self._legal = self._mask = None
         self._clear_caches()
 
     def _clear_caches(self) -> None:
-        # Derived from the engine's state, keyed by ``game.version``: the engine part of each
-        # seat's observation, and the choices of a trade draft.
+        # Derived from the engine's state, keyed by ``game.version``: the driver's choices (the
+        # legal ids, a trade draft's choices) and the engine part of each seat's observation.
+        self._forget_choices()
         self._obs_cache: dict[int, tuple[int, np.ndarray]] = {}
-        self._draft_cache: tuple | None = None
-        self._engine_legal: tuple | None = None
         self._places = PlaceBlocks()
 
     # ------------------------------------------------------------------ spaces and names
@@ -400,11 +404,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             game_seed = seed
         else:
             game_seed = self._seeder.getrandbits(63)
-        self.game = Game(self.rules, seed=game_seed)
-        self.draft = None
-        self.pre_roll_actions = 0
-        self._turn_stamp = self.game.turn_count
-        self.decisions = 0
+        self._drive(Game(self.rules, seed=game_seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -413,7 +413,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
         self._shares = self._net_worth_shares() if self.reward_mode != "outcome" else None
-        self._legal = self._mask = None
         self._rewards_dirty = True
         self._clear_caches()
         self._auto_play()
@@ -424,42 +423,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._deads_step_first()
 
     # ------------------------------------------------------------------ observing
-    def legal_action_ids(self) -> list[int]:
-        """The legal ids for the agent that must decide now (a new list, the caller's own)."""
-        return list(self._legal_ids())
-
-    def _legal_ids(self) -> tuple[int, ...]:
-        if self._legal is None:
-            if self.draft is not None and not self.game.is_over:
-                mask = self._legal_mask()
-                self._legal = tuple(i for i in range(NUM_ACTIONS) if mask[i])
-            else:
-                # Keyed by the engine's state: a cancelled draft returns to the same choices.
-                key = (self.game.version, self.pre_roll_actions >= self.max_pre_roll_actions)
-                if self._engine_legal is None or self._engine_legal[0] != key:
-                    ids = tuple(legal_ids(self.game, None, self.max_trade_steps, key[1]))
-                    mask = bytearray(NUM_ACTIONS)
-                    for i in ids:
-                        mask[i] = 1
-                    self._engine_legal = (key, ids, mask)
-                self._legal = self._engine_legal[1]
-        return self._legal
-
-    def _legal_mask(self) -> bytearray:
-        """The legal ids now as one byte per id. While a draft is composed it comes straight from
-        the draft's choices (cached per game state), the cheap path of most decisions."""
-        if self._mask is None:
-            game, draft = self.game, self.draft
-            if draft is not None and not game.is_over:
-                key = (game.version, draft.target)
-                if self._draft_cache is None or self._draft_cache[0] != key:
-                    self._draft_cache = (key, DraftChoices(game, draft.target))
-                self._mask = draft_mask(draft, self.max_trade_steps, self._draft_cache[1])
-            else:
-                self._legal_ids()
-                self._mask = self._engine_legal[2]
-        return self._mask
-
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         seat = self.agent_name_mapping[agent or self.agent_selection]
         game = self.game
@@ -534,53 +497,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return (f"step({shown}) after every agent is done (the game is over or truncated): "
                 f"call reset() to start a new game")
 
-    def _take(self, action: int) -> None:
-        """Carry out one legal id: a trade-composition step or an engine action."""
-        game = self.game
-        self.decisions += 1
-        self._legal = self._mask = None
-        if game.phase == Phase.PRE_ROLL:
-            self.pre_roll_actions += 1
-        spec = ACTIONS[action]
-        kind = spec.kind
-        if kind == "trade_start":
-            self.draft = TradeDraft((game.current_player + spec.arg) % game.num_players)
-        elif kind == "trade_toggle":
-            d = self.draft
-            side = d.give if game.owner[spec.arg] == game.current_player else d.take
-            side.symmetric_difference_update((spec.arg,))
-            d.steps += 1
-        elif kind == "trade_money":
-            self.draft.amount = spec.arg
-            self.draft.steps += 1
-        elif kind == "trade_cancel":
-            self.draft = None
-        elif action == SUBMIT_ID:
-            offer = self.draft.offer()
-            self.draft = None
-            game.apply(offer)
-        else:
-            game.apply(engine_action(game, action))
-        if game.turn_count != self._turn_stamp:
-            self._turn_stamp = game.turn_count
-            self.pre_roll_actions = 0
-            self.draft = None
-        elif self.draft is not None and self.pre_roll_actions >= self.max_pre_roll_actions:
-            self.draft = None  # at the cap only rolling stays legal
-
-    def _auto_play(self) -> None:
-        if not self.skip_trivial:
-            return
-        game = self.game
-        while self.decisions < self.max_decisions and not game.is_over:
-            mask = self._mask or self._legal_mask()
-            if mask.count(1) != 1:
-                return
-            self._take(mask.index(1))
-
     # ------------------------------------------------------------------ rewards and endings
     def _net_worth_shares(self) -> list[float]:
-        worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
+        if self.reward_mode == "position_share":
+            # Net worth plus the rent the holdings should bring (byapar_env.valuation): handing
+            # a rival the last piece of a group shows at once, not rounds later.
+            worth = [position_value(self.game, s) for s in range(self.rules.num_players)]
+        else:
+            worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
         total = sum(worth) or 1
         return [w / total for w in worth]
 
@@ -697,7 +621,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         if data.get("skip_agent_selection") is not None:
             self._skip_agent_selection = data["skip_agent_selection"]
-        self._legal = self._mask = None
         self._rewards_dirty = True
         self._clear_caches()
 

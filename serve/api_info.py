@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from byapar_env import __version__
 from byapar_env.action_table import ACTIONS
 from byapar_env.engine import board as B
-from byapar_env.engine.rules import DEFAULT_ROUNDS, ROUND_PRESETS
+from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import limits
@@ -49,7 +49,8 @@ def info_router(roster: Roster, pace_ms: int) -> APIRouter:
         "pace_ms": pace_ms,
         "defaults": {"rounds": DEFAULT_ROUNDS, "round_presets": list(ROUND_PRESETS),
                      "starting_cash": B.DEFAULT_STARTING_CASH,
-                     "starting_cash_presets": list(B.STARTING_CASH_PRESETS), "auctions": True},
+                     "starting_cash_presets": list(B.STARTING_CASH_PRESETS),
+                     "auctions": DEFAULT_AUCTIONS},
         "limits": {"max_tables": limits.MAX_TABLES, "max_body_bytes": limits.MAX_BODY_BYTES,
                    "max_name_chars": limits.MAX_NAME_CHARS, "max_rounds": limits.MAX_ROUNDS,
                    "max_starting_cash": limits.MAX_STARTING_CASH,

@@ -12,6 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from byapar_env.driver import PRE_ROLL_CAP
+from byapar_env.engine.board import RULES_FIGURES
+
 from .limits import MAX_ADVANCE, MAX_NAME_CHARS, MAX_SEED
 
 Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
@@ -24,9 +27,13 @@ class _In(BaseModel):
 class RulesIn(_In):
     """Table options (``byapar_env.engine.Rules``); the number of seats comes from ``seats``."""
 
-    rounds: StrictInt | None = Field(40, description="rounds to play; null: until one is left")
-    starting_cash: StrictInt = Field(15_000, description="a positive multiple of 100")
-    auctions: StrictBool = True
+    # The defaults are the engine's (board.RULES_FIGURES), as for every other table.
+    rounds: StrictInt | None = Field(RULES_FIGURES.default_rounds,
+                                     description="rounds to play; null: until one is left")
+    starting_cash: StrictInt = Field(
+        RULES_FIGURES.default_starting_cash,
+        description=f"a positive multiple of {RULES_FIGURES.starting_cash_step}")
+    auctions: StrictBool = RULES_FIGURES.default_auctions
 
 
 class CreateTable(_In):
@@ -65,8 +72,8 @@ class DecideIn(_In):
     player: Name = Field("hard", description="a player name (GET /v1)")
     pre_roll_actions: StrictInt = Field(
         0, ge=0, le=1_000_000,
-        description="actions the deciding seat already took before rolling this turn; at 24 "
-                    "only rolling is left (the environment's cap)")
+        description=f"actions the deciding seat already took before rolling this turn; at "
+                    f"{PRE_ROLL_CAP} only rolling is left (the environment's cap)")
 
 
 class EngineAction(BaseModel):

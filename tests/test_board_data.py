@@ -358,3 +358,43 @@ def test_a_new_game_holds_each_deck_of_16_cards_shuffled_by_seed():
         assert a.decks[d] == b.decks[d]
     others = [new_game(2, seed=s).decks[B.BHAGYA] for s in range(6)]
     assert len({tuple(o) for o in others}) > 1
+
+
+# --------------------------------------------------------------------------- the board hash
+def _changed(value: object) -> object:
+    """Another value of a figure's type (a tuple gets another first entry, a bool flips)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, tuple):
+        return (value[0] + 1, *value[1:])
+    return value + 1
+
+
+def test_the_board_hash_covers_every_rule_figure(monkeypatch):
+    """Every figure of the rules lives in board.RULES_FIGURES, and changing any one of them
+    changes the board hash that saved games and checkpoints carry."""
+    import dataclasses
+
+    base = B.board_hash()
+    assert base == B.BOARD_HASH
+    for f in dataclasses.fields(B.RULES_FIGURES):
+        value = getattr(B.RULES_FIGURES, f.name)
+        other = dataclasses.replace(B.RULES_FIGURES, **{f.name: _changed(value)})
+        monkeypatch.setattr(B, "RULES_FIGURES", other)
+        assert B.board_hash() != base, f.name
+    monkeypatch.undo()
+    assert B.board_hash() == base
+
+
+def test_module_level_figures_are_the_rule_figures():
+    """The older module-level names read RULES_FIGURES: one home for each number."""
+    names = {"SALARY": "salary", "JAIL_FINE": "jail_fine", "TRANSPORT_RENT": "transport_rent",
+             "UTILITY_MULTIPLIER": "utility_multiplier", "BID_STEP": "bid_step",
+             "STARTING_CASH_PRESETS": "starting_cash_presets",
+             "DEFAULT_STARTING_CASH": "default_starting_cash",
+             "MORTGAGE_INTEREST_PERCENT": "mortgage_interest_percent", "HOTEL": "hotel",
+             "JAIL_MAX_MISSES": "jail_max_misses"}
+    for name, figure in names.items():
+        assert getattr(B, name) == getattr(B.RULES_FIGURES, figure), name
+    jail = B.square_by_name("Jail")
+    assert jail.index == B.JAIL_SQUARE

@@ -310,11 +310,13 @@ SAVES = {
 
 # The save of each phase as text, digested with the engine before the state was declared once:
 # the format is unchanged byte for byte (so older saves load, and new ones load in older code).
+# Re-digested when the rule figures joined the board hash: only the "board" header changed
+# (2981d7036e29f770 -> 4f57ea04e8b23371); with the old hash put back the old digests hold.
 FORMAT_DIGESTS = {
-    "auction": "7c41ac4c227518ca",
-    "trade": "eb60986603e3eab8",
-    "raise": "ceb5b9a39eb713d0",
-    "buy": "460703c0e9f0d034",
+    "auction": "cd87ded11933514f",
+    "trade": "fbe8595aee814854",
+    "raise": "7c072d418e325358",
+    "buy": "794a0eefd5457866",
 }
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 from byapar_agents import PANEL_NAMES, PanelPlayer, make_agent
 from byapar_agents.arena import ArenaConfig, play_game
-from byapar_agents.valuation import (
+from scenario import give, new_game, sq
+
+from byapar_env.engine import Phase
+from byapar_env.engine import actions as A
+from byapar_env.engine import board as B
+from byapar_env.valuation import (
     LANDINGS_PER_TURN,
     MOVES_PER_TURN,
     acquisition_gain,
@@ -13,11 +18,6 @@ from byapar_agents.valuation import (
     income_per_round,
     trade_gains,
 )
-from scenario import give, new_game, sq
-
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
 
 
 def decide(player, game):
@@ -201,3 +201,38 @@ def test_builder_keeps_a_smaller_reserve_than_the_hoarder() -> None:
     builder, medium, hoarder = (make_agent(n) for n in ("builder", "medium", "hoarder"))
     assert builder.reserve(game, 0) < medium.reserve(game, 0) < hoarder.reserve(game, 0)
     assert hoarder.reserve(game, 0) == 3 * medium.reserve(game, 0)
+
+
+def test_position_share_reward_is_zero_sum_shaping_by_position_value() -> None:
+    """The environment's position_share reward: each step adds the change of each player's
+    share of the table's position value (net worth plus expected rent), so the rewards of a step
+    sum to zero until the outcome, and a seat's shaping adds up to its change of share."""
+    import numpy as np
+
+    from byapar_env.byapar_v0 import raw_env
+    from byapar_env.valuation import position_value
+
+    env = raw_env(num_players=3, reward="position_share", rounds=40)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+
+    def shares() -> list[float]:
+        values = [position_value(env.game, s) for s in range(3)]
+        return [v / sum(values) for v in values]
+
+    start = shares()
+    moved = False
+    for _ in range(400):  # well inside a 40-round game: no outcome yet
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        step = [env.rewards[a] for a in env.possible_agents]
+        assert abs(sum(step)) < 1e-9
+        moved |= any(abs(r) > 1e-6 for r in step)
+        for a in env.possible_agents:
+            totals[a] += env.rewards[a]
+    assert moved and not env.game.is_over and not any(env.game.bankrupt)
+    end = shares()
+    for s, a in enumerate(env.possible_agents):
+        assert totals[a] == pytest.approx(end[s] - start[s], abs=1e-9)

@@ -1,7 +1,10 @@
-"""The Byapar board, its money and both card decks: the one place this data lives.
+"""The Byapar board, its money, both card decks and every figure of the rules: the one place
+this data lives.
 
 Everything here is plain data read by the rules in :mod:`byapar_env.engine.game`. Amounts are
-integer rupees. A variant board is a copy of this module with other figures.
+integer rupees. A variant board is a copy of this module with other figures. ``board_hash()``
+covers all of it (squares, cards and ``RULES_FIGURES``), so saved games and checkpoints name the
+exact figures they were made with.
 """
 
 from __future__ import annotations
@@ -26,19 +29,89 @@ BHAGYA = "bhagya"
 SAMUDAYA = "samudaya"
 DECKS = (BHAGYA, SAMUDAYA)
 
-# --- money ------------------------------------------------------------------------------------
-SALARY = 2_000
-JAIL_FINE = 500
-TRANSPORT_RENT = (0, 250, 500, 1_000, 2_000)  # by number of transport squares the owner holds
-UTILITY_MULTIPLIER = (0, 40, 100)  # times the dice total, by number of utilities held
-BID_STEP = 100  # minimum first bid, minimum raise and bid granularity at auction
-STARTING_CASH_PRESETS = (10_000, 15_000, 20_000)
-DEFAULT_STARTING_CASH = 15_000
-MORTGAGE_INTEREST_PERCENT = 10
+# --- the figures of the rules -----------------------------------------------------------------
 
-HOTEL = 5  # a city's building count: 0-4 houses, 5 means a hotel
-JAIL_SQUARE = 9
-JAIL_MAX_MISSES = 3
+
+@dataclass(frozen=True)
+class RuleFigures:
+    """Every number the rules use besides the squares and the cards, each written once in
+    ``RULES_FIGURES`` below. The engine, the table options, the environment, the arena and the
+    server read them from there (their defaults included); ``board_hash()`` covers them."""
+
+    # Money (integer rupees).
+    salary: int  # for a forward move onto or past Start
+    jail_fine: int
+    transport_rent: tuple[int, ...]  # by number of transport squares the owner holds (0-4)
+    utility_multiplier: tuple[int, ...]  # times the dice total, by number of utilities held (0-2)
+    whole_group_rent_multiplier: int  # an unbuilt city's base rent when one seat holds its group
+    mortgage_value_percent: int  # of a place's price: what the bank pays for a mortgage
+    mortgage_interest_percent: int  # added to the mortgage value to pay it off
+    payoff_rounding: int  # the payoff is rounded up to a multiple of this
+    building_sale_percent: int  # of a building's cost: what the bank pays when it is sold back
+    bid_step: int  # minimum first bid, minimum raise and bid granularity at auction
+    trade_money_step: int  # trade money is a whole multiple of this
+    bankruptcy_share_step: int  # a bankrupt's cash is shared among creditors in multiples of this
+    # Turns.
+    dice_sides: int  # each of the two dice shows 1 to this
+    doubles_to_jail: int  # this many doubles in a row in one turn send the player to jail
+    jail_max_misses: int  # rolls without a double in jail before the fine must be paid
+    max_offers_per_turn: int  # trade offers the turn's player may make in one turn
+    hotel: int  # a city's building count meaning a hotel (below it: that many houses)
+    # Table options (``rules.Rules``): the allowed range, the defaults and the presets.
+    min_players: int
+    max_players: int
+    default_num_players: int
+    default_rounds: int
+    round_presets: tuple[int, ...]
+    until_one_left_round_cap: int  # rounds=None: the richest player wins after this many rounds
+    default_starting_cash: int
+    starting_cash_presets: tuple[int, ...]
+    starting_cash_step: int  # starting cash is a positive multiple of this
+    default_auctions: bool
+
+
+RULES_FIGURES = RuleFigures(
+    salary=2_000,
+    jail_fine=500,
+    transport_rent=(0, 250, 500, 1_000, 2_000),
+    utility_multiplier=(0, 40, 100),
+    whole_group_rent_multiplier=2,
+    mortgage_value_percent=50,
+    mortgage_interest_percent=10,
+    payoff_rounding=10,
+    building_sale_percent=50,
+    bid_step=100,
+    trade_money_step=10,
+    bankruptcy_share_step=10,
+    dice_sides=6,
+    doubles_to_jail=3,
+    jail_max_misses=3,
+    max_offers_per_turn=3,
+    hotel=5,
+    min_players=2,
+    max_players=6,
+    default_num_players=4,
+    default_rounds=40,
+    round_presets=(20, 40),
+    until_one_left_round_cap=100,
+    default_starting_cash=15_000,
+    starting_cash_presets=(10_000, 15_000, 20_000),
+    starting_cash_step=100,
+    default_auctions=True,
+)
+
+# Module-level names for the figures that callers (and the engine's hot paths) have always read
+# here. They are the figures above, not copies: change a figure in RULES_FIGURES only.
+SALARY = RULES_FIGURES.salary
+JAIL_FINE = RULES_FIGURES.jail_fine
+TRANSPORT_RENT = RULES_FIGURES.transport_rent
+UTILITY_MULTIPLIER = RULES_FIGURES.utility_multiplier
+BID_STEP = RULES_FIGURES.bid_step
+STARTING_CASH_PRESETS = RULES_FIGURES.starting_cash_presets
+DEFAULT_STARTING_CASH = RULES_FIGURES.default_starting_cash
+MORTGAGE_INTEREST_PERCENT = RULES_FIGURES.mortgage_interest_percent
+HOTEL = RULES_FIGURES.hotel
+JAIL_MAX_MISSES = RULES_FIGURES.jail_max_misses
 
 
 @dataclass(frozen=True)
@@ -97,6 +170,7 @@ SQUARES: tuple[Square, ...] = (
     _city(35, "Kathmandu", "Capital", 4_000, 2_000, 500, 2_000, 6_000, 14_000, 17_000, 20_000),
 )
 NUM_SQUARES = len(SQUARES)
+JAIL_SQUARE = next(s.index for s in SQUARES if s.kind == JAIL)
 
 # Colour groups from the cheapest to the dearest, each a tuple of square indices.
 GROUP_NAMES: tuple[str, ...] = (
@@ -195,12 +269,12 @@ CARDS: dict[str, tuple[Card, ...]] = {BHAGYA: BHAGYA_CARDS, SAMUDAYA: SAMUDAYA_C
 
 
 def board_hash() -> str:
-    """A short hash of all the data above, so saved games and checkpoints can name their board."""
+    """A short hash of all the data above (squares, cards and every rule figure), so saved games
+    and checkpoints can name their board and rules."""
     data = {
         "squares": [asdict(s) for s in SQUARES],
         "cards": {d: [asdict(c) for c in cs] for d, cs in CARDS.items()},
-        "money": [SALARY, JAIL_FINE, TRANSPORT_RENT, UTILITY_MULTIPLIER, BID_STEP,
-                  MORTGAGE_INTEREST_PERCENT, JAIL_MAX_MISSES],
+        "figures": asdict(RULES_FIGURES),
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -19,7 +19,15 @@ from .rules import Rules
 
 K = ActionKind
 BANK = -1
-MAX_OFFERS_PER_TURN = 3
+# Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
+# (and covered by the board hash); the names below bind them once for the hot paths.
+_F = B.RULES_FIGURES
+MAX_OFFERS_PER_TURN = _F.max_offers_per_turn
+_DICE_SIDES = _F.dice_sides
+_DOUBLES_TO_JAIL = _F.doubles_to_jail
+_GROUP_RENT = _F.whole_group_rent_multiplier
+_TRADE_MONEY_STEP = _F.trade_money_step
+_SHARE_STEP = _F.bankruptcy_share_step
 _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
 
 
@@ -45,11 +53,17 @@ _KIND = tuple(s.kind for s in B.SQUARES)
 _PRICE = tuple(s.price for s in B.SQUARES)
 _HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
 _GROUP = B.GROUP_OF
-_MORTGAGE_VALUE = tuple(p // 2 for p in _PRICE)
-# Paying off: mortgage value plus 10%, rounded up to the next Rs 10.
+_MORTGAGE_VALUE = tuple(p * _F.mortgage_value_percent // 100 for p in _PRICE)
+# Paying off: mortgage value plus the interest (10%), rounded up to the next multiple of the
+# payoff rounding (Rs 10), in exact integers.
 _PAYOFF = tuple(
-    -(-v * (100 + B.MORTGAGE_INTEREST_PERCENT) // 1000) * 10 for v in _MORTGAGE_VALUE
+    -(-v * (100 + _F.mortgage_interest_percent) // (100 * _F.payoff_rounding))
+    * _F.payoff_rounding
+    for v in _MORTGAGE_VALUE
 )
+# What the bank pays for one building sold back (half its cost); liquidation and bankruptcy
+# count each building at this.
+_HOUSE_SALE = tuple(c * _F.building_sale_percent // 100 for c in _HOUSE_COST)
 _IS_PLACE = tuple(k in (B.CITY, B.TRANSPORT, B.UTILITY) for k in _KIND)
 _BAIL_CARD = {d: next(c.number for c in B.CARDS[d] if c.effect == "bail") for d in B.DECKS}
 
@@ -85,6 +99,15 @@ def seed_error(seed: object) -> str | None:
 
 def _money(amount: int) -> str:
     return f"Rs {amount:,}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+
+
+def _ordinal(n: int) -> str:
+    """``3`` -> ``"third"``: log lines name a count figure of the rules in words."""
+    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
 
 
 class Auction:
@@ -204,7 +227,7 @@ class Game:
             b = self.buildings[square]
             if b:
                 return rents[b]
-            return rents[0] * 2 if self.owns_group(o, square) else rents[0]
+            return rents[0] * _GROUP_RENT if self.owns_group(o, square) else rents[0]
         if kind == B.TRANSPORT:
             held = sum(1 for s in B.TRANSPORTS if self.owner[s] == o)
             return B.TRANSPORT_RENT[held]
@@ -217,7 +240,7 @@ class Game:
         total = self.cash[seat]
         for sq in B.PLACES:
             if self.owner[sq] == seat:
-                total += self.buildings[sq] * _HOUSE_COST[sq] // 2
+                total += self.buildings[sq] * _HOUSE_SALE[sq]
                 if not self.mortgaged[sq]:
                     total += _MORTGAGE_VALUE[sq]
         return total
@@ -349,9 +372,9 @@ class Game:
                     return (f"{B.SQUARES[sq].name} cannot change hands while its colour group "
                             "has buildings")
         amount = offer.amount
-        if type(amount) is not int or amount % 10:
-            return (f"trade money (field 'amount') must be a whole multiple of Rs 10 (an int), "
-                    f"got {show(amount)}")
+        if type(amount) is not int or amount % _TRADE_MONEY_STEP:
+            return (f"trade money (field 'amount') must be a whole multiple of "
+                    f"Rs {_TRADE_MONEY_STEP} (an int), got {show(amount)}")
         payer = p if amount > 0 else t
         if abs(amount) > self.cash[payer]:
             return (f"seat {payer} would pay {_money(abs(amount))} but holds "
@@ -416,9 +439,10 @@ class Game:
         """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
         for r in rolls:
             ok = (isinstance(r, (tuple, list)) and len(r) == 2
-                  and all(type(d) is int and 1 <= d <= 6 for d in r))
+                  and all(type(d) is int and 1 <= d <= _DICE_SIDES for d in r))
             if not ok:
-                raise ValueError(f"a forced roll is a pair of two dice from 1 to 6, got {show(r)}")
+                raise ValueError(f"a forced roll is a pair of two dice from 1 to {_DICE_SIDES}, "
+                                 f"got {show(r)}")
         self.forced_dice.extend((r[0], r[1]) for r in rolls)
 
     def stack_deck(self, deck: str, *numbers: int) -> None:
@@ -438,7 +462,7 @@ class Game:
         if self.forced_dice:
             return self.forced_dice.pop(0)
         r = self.rng.random
-        return int(r() * 6) + 1, int(r() * 6) + 1
+        return int(r() * _DICE_SIDES) + 1, int(r() * _DICE_SIDES) + 1
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action) -> None:
@@ -460,7 +484,7 @@ class Game:
         elif k == K.SELL_BUILDING:
             sq = action.square
             self.buildings[sq] -= 1
-            self._bank_pays(p, _HOUSE_COST[sq] // 2)
+            self._bank_pays(p, _HOUSE_SALE[sq])
             self.log.append(f"seat {p} sells a building on {B.SQUARES[sq].name}")
             self._after_raise(p)
         elif k == K.MORTGAGE:
@@ -554,15 +578,16 @@ class Game:
             else:
                 self.jail_misses[p] += 1
                 if self.jail_misses[p] >= B.JAIL_MAX_MISSES:
-                    self._leave_jail(p, "misses a third time, must pay the fine and leaves jail")
+                    self._leave_jail(p, f"misses a {_ordinal(B.JAIL_MAX_MISSES)} time, must pay "
+                                        "the fine and leaves jail")
                     tasks.append((T_MOVE, total))
                     tasks.append((T_DEBT, p, BANK, B.JAIL_FINE))
                 else:
                     self.log.append(f"seat {p} stays in jail (miss {self.jail_misses[p]})")
         elif double:
             self.doubles += 1
-            if self.doubles >= 3:
-                self.log.append(f"seat {p} rolls a third double in a row")
+            if self.doubles >= _DOUBLES_TO_JAIL:
+                self.log.append(f"seat {p} rolls a {_ordinal(_DOUBLES_TO_JAIL)} double in a row")
                 self._go_to_jail(p)
                 tasks = self.tasks
             else:
@@ -854,7 +879,7 @@ class Game:
         creditors = [debt[i] for i in range(2, len(debt), 2) if debt[i] != BANK]
         for sq in B.CITIES:  # buildings go back to the bank at half price first
             if self.owner[sq] == p and self.buildings[sq]:
-                self._bank_pays(p, self.buildings[sq] * _HOUSE_COST[sq] // 2)
+                self._bank_pays(p, self.buildings[sq] * _HOUSE_SALE[sq])
                 self.buildings[sq] = 0
         places = self.places_of(p)
         cash = self.cash[p]
@@ -869,8 +894,8 @@ class Game:
         else:
             # Owed to the bank, or to several players at once: places return to the bank
             # unmortgaged; the cash is shared equally among player creditors in whole Rs 10 (the
-            # bank keeps what does not divide).
-            share = cash // len(creditors) // 10 * 10 if creditors else 0
+            # share step; the bank keeps what does not divide).
+            share = cash // len(creditors) // _SHARE_STEP * _SHARE_STEP if creditors else 0
             for c in creditors:
                 self.cash[c] += share
             self.bank_received += cash - share * len(creditors)

@@ -7,12 +7,17 @@ from dataclasses import asdict, dataclass
 from . import board
 from .errors import RulesError, show
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-DEFAULT_ROUNDS = 40
-ROUND_PRESETS = (20, 40)
+# The table options' figures live in ``board.RULES_FIGURES`` (covered by the board hash); these
+# names are read from there for the callers that import them from this module.
+_F = board.RULES_FIGURES
+MIN_PLAYERS = _F.min_players
+MAX_PLAYERS = _F.max_players
+DEFAULT_NUM_PLAYERS = _F.default_num_players
+DEFAULT_ROUNDS = _F.default_rounds
+ROUND_PRESETS = _F.round_presets
 # With the game played until one player is left, the richest player wins after this many rounds.
-UNTIL_ONE_LEFT_ROUND_CAP = 100
+UNTIL_ONE_LEFT_ROUND_CAP = _F.until_one_left_round_cap
+DEFAULT_AUCTIONS = _F.default_auctions
 
 
 def _is_int(value: object) -> bool:
@@ -27,13 +32,13 @@ class Rules:
     number works); ``None`` plays until one player is left, with the richest player winning after
     100 rounds if that has not happened. ``starting_cash`` is any positive multiple of 100 (15,000
     by default, 10,000 and 20,000 are the presets). With ``auctions=False`` a place nobody buys
-    stays with the bank.
+    stays with the bank. These figures are read from ``board.RULES_FIGURES``.
     """
 
-    num_players: int = 4
+    num_players: int = DEFAULT_NUM_PLAYERS
     rounds: int | None = DEFAULT_ROUNDS
     starting_cash: int = board.DEFAULT_STARTING_CASH
-    auctions: bool = True
+    auctions: bool = DEFAULT_AUCTIONS
 
     def __post_init__(self) -> None:
         if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
@@ -43,16 +48,17 @@ class Rules:
             )
         if self.rounds is not None and (not _is_int(self.rounds) or self.rounds < 1):
             raise RulesError(
-                "rounds must be a positive whole number (40 is the default, 20 the quick game) "
+                f"rounds must be a positive whole number ({DEFAULT_ROUNDS} is the default, "
+                f"{min(ROUND_PRESETS)} the quick game) "
                 f"or None to play until one player is left, got {show(self.rounds)}"
             )
         if (
             not _is_int(self.starting_cash)
             or self.starting_cash <= 0
-            or self.starting_cash % 100
+            or self.starting_cash % _F.starting_cash_step
         ):
             raise RulesError(
-                "starting_cash must be a positive multiple of 100 (presets: "
+                f"starting_cash must be a positive multiple of {_F.starting_cash_step} (presets: "
                 f"{', '.join(f'{c:,}' for c in board.STARTING_CASH_PRESETS)}), "
                 f"got {show(self.starting_cash)}"
             )

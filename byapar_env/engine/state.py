@@ -39,6 +39,9 @@ from .game import (
 from .rules import Rules
 
 PREFIX = "corrupt saved game"
+# The bounds below come from the board's data and rule figures, never typed again here.
+_F = B.RULES_FIGURES
+_DECK_SIZE = {d: len(B.CARDS[d]) for d in B.DECKS}
 # A bound that depends on the game being read (the number of seats, the round limit).
 Bound = int | Callable[[Game], int] | None
 
@@ -283,8 +286,8 @@ class DecksKind(Kind):
             raise GameStateError(
                 f"{PREFIX}: field {where!r}: saved decks must be exactly {list(B.DECKS)}, each a "
                 f"list of its card numbers; got {show(raw)}")
-        cards = Seq(Int(1, 16))
-        return {d: cards.load(raw[d], f"{where}.{d}", game) for d in B.DECKS}
+        return {d: Seq(Int(1, _DECK_SIZE[d])).load(raw[d], f"{where}.{d}", game)
+                for d in B.DECKS}
 
 
 class PhaseKind(Kind):
@@ -310,8 +313,8 @@ class TaskKind(Kind):
         return list(value)
 
     def load(self, raw: Any, where: str, game: Game) -> tuple:
-        allowed = ("[0] (end the turn), [1, steps 1-36] (move), [2] (land) or [3, debtor, "
-                   "creditor, amount, ...] (a debt; creditor -1 is the bank)")
+        allowed = (f"[0] (end the turn), [1, steps 1-{B.NUM_SQUARES}] (move), [2] (land) or "
+                   "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)")
         if self.debt_only:
             allowed = "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)"
         if type(raw) is not list or not raw or not all(type(x) is int for x in raw):
@@ -384,7 +387,7 @@ class OfferKind(Kind):
         places = Seq(Int(0, B.NUM_SQUARES - 1), as_tuple=True)
         give = places.load(raw["give"], f"{where}.give", game)
         take = places.load(raw["take"], f"{where}.take", game)
-        amount = Int(step=10).load(raw["amount"], f"{where}.amount", game)
+        amount = Int(step=_F.trade_money_step).load(raw["amount"], f"{where}.amount", game)
         return seat, Action(ActionKind.OFFER_TRADE, -1, amount, target, give, take)
 
 
@@ -433,9 +436,9 @@ STATE: tuple[Field, ...] = (
     Field("turn", _SEAT),
     Field("round", Int(1, lambda g: g.rules.round_limit)),
     Field("turn_count", Int(1)),
-    Field("doubles", Int(0, 2)),
+    Field("doubles", Int(0, _F.doubles_to_jail - 1)),  # one more is jail, and the count resets
     Field("roll_again", Bool()),
-    Field("dice", Seq(Int(0, 6), 2, as_tuple=True)),
+    Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
     Field("offers_made", Int(0, MAX_OFFERS_PER_TURN)),
     Field("phase", PhaseKind()),
     Field("current_player", Int(-1, _last_seat)),
@@ -445,7 +448,7 @@ STATE: tuple[Field, ...] = (
     Field("offer", Maybe(OfferKind())),
     Field("debt", Maybe(TaskKind(debt_only=True))),
     Field("winners", Seq(_SEAT)),
-    Field("forced_dice", Seq(Seq(Int(1, 6), 2, as_tuple=True))),
+    Field("forced_dice", Seq(Seq(Int(1, _F.dice_sides), 2, as_tuple=True))),
     Field("bank_paid", Int(0)),
     Field("bank_received", Int(0)),
     Field("log", Seq(Text())),
@@ -543,10 +546,10 @@ def _check_decks(g: Game) -> None:
         held = sum(cards.count(deck) for cards in g.bail_cards)
         bail = _BAIL_CARD[deck]
         cards = g.decks[deck]
-        expected = [c for c in range(1, 17) if not (held and c == bail)]
+        expected = [c for c in range(1, _DECK_SIZE[deck] + 1) if not (held and c == bail)]
         if held > 1 or sorted(cards) != expected:
-            raise fail(f"decks.{deck}", f"the cards 1 to 16 once each, less card {bail} "
-                       f"(the bail card) while a seat holds it ({held} held)", cards)
+            raise fail(f"decks.{deck}", f"the cards 1 to {_DECK_SIZE[deck]} once each, less "
+                       f"card {bail} (the bail card) while a seat holds it ({held} held)", cards)
 
 
 def _check_phase(g: Game) -> None:

@@ -1,7 +1,8 @@
 """What places and groups are worth, from the board itself: landing chances, rents, house costs.
 
-The strategic players of :mod:`byapar_agents.panel` value a holding by the rent it will earn, not by
-its printed price alone:
+The strategic players of ``byapar_agents.panel`` value a holding by the rent it will earn, not by
+its printed price alone, and the environment's ``"position_share"`` reward shapes learning with
+the same measure:
 
 - ``LANDINGS_PER_TURN[sq]``: how often one player's turn lands on ``sq``, the stationary
   distribution of a Markov chain over the squares built from the dice (two six-sided dice,
@@ -17,8 +18,8 @@ its printed price alone:
 
 from __future__ import annotations
 
-from byapar_env.engine import Game
-from byapar_env.engine import board as B
+from .engine import Game
+from .engine import board as B
 
 _N = B.NUM_SQUARES
 _DICE = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
@@ -148,7 +149,10 @@ def holdings_worth(game: Game, seat: int, owner: list[int]) -> int:
 
 def position_value(game: Game, seat: int, owner: list[int] | None = None,
                    cash: int | None = None, reserve: int = 0) -> float:
-    """Cash, places at their worth and the rent they should bring over the rounds left."""
+    """Cash, places at their worth and the rent they should bring over the rounds left (0 once
+    bankrupt, as net worth)."""
+    if game.bankrupt[seat]:
+        return 0.0
     owner = list(game.owner) if owner is None else owner
     cash = game.cash[seat] if cash is None else cash
     return (cash + holdings_worth(game, seat, owner)
