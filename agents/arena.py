@@ -22,15 +22,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 
-from byapar_env.action_table import legal_ids
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import ActionKind, Game, Phase, Rules, actions
+
+# PRE_ROLL_CAP is the environment's default pre-roll cap, which the engine tables play under
+# too; it and the table sizes stay importable from here (the server reads the cap here).
+from byapar_env.driver import PRE_ROLL_CAP, SeatDriver  # noqa: F401
+from byapar_env.engine import Game, Rules
+from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from . import AGENT_NAMES, make_agent
-from .base import EnginePlayer, offer_steps
+from .base import EnginePlayer
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-PRE_ROLL_CAP = raw_env().max_pre_roll_actions  # the environment's default cap, kept alike
 # Every game's result is kept until the end (the ratings are fitted over the games in order),
 # about a kilobyte each: a million games is hours of play and about a gigabyte, and a bigger
 # run is far more likely a typo than a plan.
@@ -53,9 +56,13 @@ class ArenaConfig:
     games: int = 400
     seed: int = 0
     workers: int = 1
-    rounds: int | None = 40
-    starting_cash: int = 15_000
-    auctions: bool = True
+    rounds: int | None = RULES_FIGURES.default_rounds
+    starting_cash: int = RULES_FIGURES.default_starting_cash
+    auctions: bool = RULES_FIGURES.default_auctions
+    # Where the games run: "local" (this machine's processes) or "ray" (Ray tasks: a local Ray
+    # instance, or the cluster at ``address``; agents/arena_ray.py). Results do not depend on it.
+    backend: str = "local"
+    address: str | None = None
 
     def rules(self) -> Rules:
         return Rules(num_players=len(self.players), rounds=self.rounds,
@@ -88,6 +95,14 @@ def validate(config: ArenaConfig) -> None:
     _check_whole("--games", config.games, 1, MAX_GAMES)
     _check_whole("--workers", config.workers, 1, max_workers(), " (four per core here)")
     _check_whole("--seed", config.seed, 0, MAX_SEED, " (2**63 - 1)")
+    if config.backend not in ("local", "ray"):
+        raise ArenaError(f"--backend must be local or ray, got {config.backend!r}")
+    if config.address is not None and (not isinstance(config.address, str)
+                                       or not config.address.strip()):
+        raise ArenaError(f"--address must be a Ray cluster's address (HOST:PORT or auto), "
+                         f"got {config.address!r}")
+    if config.address is not None and config.backend != "ray":
+        raise ArenaError("--address is where Ray runs the games: it needs --backend ray")
     try:
         config.rules()
     except ValueError as exc:
@@ -174,39 +189,15 @@ def play_through_env(env: raw_env, players: list, on_decision=None) -> int:
 def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],
                     players: list[EnginePlayer], seed: int) -> GameResult:
     """A table of hand-written players, played on the engine without the environment: the same
-    game as through it (the same seed, the same choices), several times faster."""
-    game = Game(config.rules(), seed=seed)
+    game as through it (the same seed, the same choices), several times faster. The
+    environment's own driver plays it, at the engine level: the same pre-roll cap, the same
+    decisions taken without asking, a trade offer counted as its composition steps."""
+    driver = SeatDriver.for_game(Game(config.rules(), seed=seed), max_decisions=_NO_CAP)
+    game = driver.game
     decisions = 0
-    pre_roll = 0
-    turn = game.turn_count
-    while not game.is_over:
+    while legal := driver.engine_choices():
         seat = game.current_player
-        if game.turn_count != turn:
-            turn, pre_roll = game.turn_count, 0
-        if game.phase == Phase.PRE_ROLL:
-            pre_roll += 1
-            if pre_roll > PRE_ROLL_CAP:
-                game.apply(actions.ROLL)  # the environment's cap: only rolling is left
-                continue
-        legal = game.legal_actions()
-        if len(legal) == 1 and (game.phase != Phase.PRE_ROLL
-                                or len(legal_ids(game, None, 1, False)) == 1):
-            game.apply(legal[0])  # one choice (no trade either): the environment plays it
-            continue
-        action = players[seat].choose(game, seat, legal)
-        if action.kind == ActionKind.OFFER_TRADE:
-            # The environment composes an offer in several pre-roll steps and drops the draft
-            # at the cap; count the steps alike so both ways play the same game.
-            steps = len(offer_steps(seat, game.num_players, action))
-            if pre_roll - 1 + steps > PRE_ROLL_CAP:
-                decisions += PRE_ROLL_CAP - (pre_roll - 1)  # the steps taken before the drop
-                pre_roll = PRE_ROLL_CAP
-                game.apply(actions.ROLL)
-                continue
-            pre_roll += steps - 1
-            decisions += steps - 1
-        game.apply(action)
-        decisions += 1
+        decisions += driver.take_engine(players[seat].choose(game, seat, legal))
     return _result(index, kinds, game, decisions)
 
 
@@ -226,12 +217,17 @@ def _play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
 
 def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None = None
               ) -> list[GameResult]:
-    """Every game of the run, in game order, on ``config.workers`` processes."""
+    """Every game of the run, in game order, on ``config.workers`` processes, or as Ray tasks
+    (``config.backend == "ray"``: agents/arena_ray.py), one per chunk of games either way."""
     chunk = max(1, min(50, config.games // (config.workers * 4) or 1))
     ranges = [(config, i, min(i + chunk, config.games)) for i in range(0, config.games, chunk)]
     # Never more processes than pieces of work (--workers 8 --games 2 starts two); the results
     # do not depend on the number of processes.
     workers = min(config.workers, len(ranges))
+    if config.backend == "ray":
+        from .arena_ray import run_ranges  # Ray is an optional extra: imported only here
+
+        return run_ranges(config, ranges, workers, progress)
     results: list[GameResult] = []
     if workers == 1:
         for r in ranges:

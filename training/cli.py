@@ -165,8 +165,15 @@ def arena_parser() -> ArgumentParser:
                     help=f"the run's seed (each game's comes from it and the game's number), "
                          f"from 0 to {MAX_SEED:,}")
     ap.add_argument("--workers", type=int, default=default_workers(),
-                    help=f"processes, from 1 to {max_workers()} here; results do not depend "
-                         "on it")
+                    help=f"processes (with --backend ray, a local Ray instance's CPUs), from 1 "
+                         f"to {max_workers()} here; results do not depend on it")
+    ap.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="where the games run: this machine's processes, or Ray tasks (needs "
+                         "the ray extra; docs/ray.md); results do not depend on it")
+    ap.add_argument("--address", default=None,
+                    help="with --backend ray, the Ray cluster to join: HOST:PORT, or auto for "
+                         "the one started on this machine by ray start --head (default: a "
+                         "local Ray instance of --workers CPUs)")
     length = ap.add_mutually_exclusive_group()
     length.add_argument("--rounds", type=int, default=40,
                         help="rounds a game lasts (the richest player wins after the last)")
@@ -194,10 +201,15 @@ def arena_main(argv: list[str]) -> int:
     if args.plot:
         check_output_path("--plot", args.plot)
         require(["matplotlib"], "arena --plot", "pip install 'byapar-env[plot]'")
+    if args.backend == "ray":
+        from byapar_agents.arena_ray import RAY_INSTALL
+
+        require(["ray"], "arena --backend ray", RAY_INSTALL)
     config = ArenaConfig(
         players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
         rounds=None if args.until_one_left else args.rounds,
-        starting_cash=args.starting_cash, auctions=not args.no_auctions)
+        starting_cash=args.starting_cash, auctions=not args.no_auctions,
+        backend=args.backend, address=args.address)
     drawn = []
 
     def bar(done: int, total: int) -> None:

@@ -57,6 +57,10 @@ class Config:
     # worker processes (one per core): with fewer than n_envs, each steps a group of
     # environments (training/vec_env.py), one message a step per process
     n_workers: int = 2
+    # where the environments run: "local" (processes on this machine) or "ray" (n_workers Ray
+    # actors, training/vec_env_ray.py), on a local Ray instance or the cluster at ``address``
+    backend: str = "local"
+    address: str = ""
     table_sizes: tuple[int, ...] = (2, 3, 4, 5, 6)
     # PPO
     n_steps: int = 2048
@@ -68,7 +72,7 @@ class Config:
     clip_range: float = 0.2
     ent_coef: float = 0.003
     hidden: tuple[int, ...] = (256, 256)
-    reward: str = "outcome"  # or "net_worth_share" (shaping; off by default)
+    reward: str = "outcome"  # or "net_worth_share" / "position_share" (shaping; off by default)
     # opponents
     anchor_share: float = 0.5  # easy and medium
     medium_share_of_anchors: float = 0.75
@@ -107,7 +111,13 @@ HELP = {
     "seed": f"the run's seed, from 0 to {MAX_SEED:,} (numpy's seed range)",
     "n_envs": "environments stepped together: the learner's batch",
     "n_workers": "worker processes (one per core); with fewer than --n-envs, each steps a group "
-                 "of environments",
+                 "of environments; with --backend ray, Ray actors (--num-workers is the same "
+                 "flag)",
+    "backend": "where the environments run: local (processes on this machine) or ray (Ray "
+               "actors; needs the ray extra; docs/ray.md)",
+    "address": "with --backend ray, the Ray cluster to join: HOST:PORT, or auto for the one "
+               "started on this machine by ray start --head; empty: a local Ray instance of "
+               "--n-workers CPUs",
     "table_sizes": "comma-separated table sizes (2 to 6) to draw each episode's table from",
     "n_steps": "PPO rollout length per environment: one rollout is n_steps x n_envs decisions "
                "(cut down for a budget smaller than that)",
@@ -119,8 +129,8 @@ HELP = {
     "clip_range": "PPO clipping range",
     "ent_coef": "entropy bonus coefficient",
     "hidden": "comma-separated hidden layer sizes of the actor and of the critic",
-    "reward": "outcome (win or loss only) or net_worth_share (the outcome plus dense shaping "
-              "by net worth share)",
+    "reward": "outcome (win or loss only), net_worth_share (the outcome plus dense shaping "
+              "by net worth share) or position_share (shaping by net worth plus expected rent)",
     "anchor_share": "share of opponent seats played by the easy and medium players (the "
                     "original pool)",
     "medium_share_of_anchors": "share of those anchor seats that are medium rather than easy",
@@ -167,9 +177,11 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     ap = ArgumentParser(prog="byapar train", description=__doc__.splitlines()[0])
     for f in dataclasses.fields(Config):
         flag = "--" + f.name.replace("_", "-")
+        # --num-workers: the name Ray users know for --n-workers (the first name sets the field)
+        names = (flag, "--num-workers") if f.name == "n_workers" else (flag,)
         kind = _int_tuple if f.type.startswith("tuple") else {
             "int": int, "float": float, "str": str}[f.type]
-        ap.add_argument(flag, type=kind, help=HELP.get(f.name, ""),
+        ap.add_argument(*names, type=kind, help=HELP.get(f.name, ""),
                         default=argparse.SUPPRESS if suppress_defaults else f.default,
                         metavar="N,N,..." if kind is _int_tuple else None)
     return ap
@@ -446,7 +458,12 @@ def train(config: Config) -> Path:
     fns = [make_env(config, i) for i in range(config.n_envs)]
     from .vec_env import GroupedSubprocVecEnv
 
-    if config.n_envs == 1:
+    if config.backend == "ray":
+        from .vec_env_ray import RayGroupedVecEnv  # Ray is an optional extra: imported here only
+
+        venv = RayGroupedVecEnv(fns, min(config.n_workers, config.n_envs),
+                                address=config.address or None)
+    elif config.n_envs == 1:
         venv = DummyVecEnv(fns)
     elif config.n_workers >= config.n_envs:
         venv = SubprocVecEnv(fns)
@@ -608,7 +625,19 @@ def check_config(config: Config) -> None:
     _whole("--n-envs", config.n_envs, 1, MAX_ENVS)
     workers = getattr(config, "n_workers", config.n_envs)
     _whole("--n-workers", workers, 1)
-    if config.n_envs > 1 and min(workers, config.n_envs) > max_workers():
+    if config.backend not in ("local", "ray"):
+        raise ConfigError(f"--backend must be local or ray, got {config.backend!r}")
+    if config.address and config.backend != "ray":
+        raise ConfigError("--address is where Ray runs the environments: it needs --backend ray")
+    if config.backend == "ray":
+        from byapar_agents.arena_ray import RAY_INSTALL
+
+        from .cli import require
+
+        require(["ray"], "train --backend ray", RAY_INSTALL)
+    # A cluster's actors run on its machines, not on this one's cores.
+    if (config.n_envs > 1 and not config.address
+            and min(workers, config.n_envs) > max_workers()):
         raise ConfigError(f"{min(workers, config.n_envs)} environment processes are too many: "
                           f"at most {max_workers()} here (four per core); lower --n-workers")
     if not config.table_sizes or any(not 2 <= n <= 6 for n in config.table_sizes):
