@@ -13,6 +13,7 @@ batch of all environments at once and each process costs one round trip a step.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,115 +26,116 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 
-class _RemoteError:
-    """An exception raised in a worker by a call the main process made."""
+class RemoteError:
+    """An exception raised in a worker by a call the learner made, handed back to be raised
+    again in the learner as itself."""
 
     def __init__(self, exc: Exception) -> None:
         self.exc = exc
 
 
+class EnvGroup:
+    """One worker's environments: stepped one after another, masks sent with every step and
+    reset. A worker process (below) or a Ray actor (training/vec_env_ray.py) holds one."""
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]], cwd: str | None = None) -> None:
+        # A relative --run-dir (the opponent pool's snapshots) is read from the learner's
+        # working folder: a Ray actor moves there when that folder exists where it runs.
+        if cwd is not None and os.path.isdir(cwd):
+            os.chdir(cwd)
+        self.envs = [fn() for fn in env_fns]
+
+    def _masks(self) -> np.ndarray:
+        return np.stack([e.action_masks() for e in self.envs])
+
+    def spaces(self) -> tuple[gym.Space, gym.Space]:
+        return self.envs[0].observation_space, self.envs[0].action_space
+
+    def step(self, actions: Sequence[Any]) -> tuple:
+        obs, rews, dones, infos, reset_infos = [], [], [], [], []
+        for env, action in zip(self.envs, actions, strict=True):
+            o, r, term, trunc, info = env.step(action)
+            done = term or trunc
+            info["TimeLimit.truncated"] = trunc and not term
+            reset_info: dict = {}
+            if done:  # SB3's convention: the last observation in the info, then a new game
+                info["terminal_observation"] = o
+                o, reset_info = env.reset()
+            obs.append(o)
+            rews.append(r)
+            dones.append(done)
+            infos.append(info)
+            reset_infos.append(reset_info)
+        return np.stack(obs), rews, dones, infos, reset_infos, self._masks()
+
+    def reset(self, seeds: Sequence[int | None], options: Sequence[dict]) -> tuple:
+        out = [env.reset(seed=s, **({"options": o} if o else {}))
+               for env, s, o in zip(self.envs, seeds, options, strict=True)]
+        return np.stack([o for o, _ in out]), [i for _, i in out], self._masks()
+
+    def env_method(self, name: str, args: tuple, kwargs: dict, local: list[int]) -> Any:
+        try:
+            return [getattr(self.envs[i], name)(*args, **kwargs) for i in local]
+        except Exception as exc:  # noqa: BLE001 - handed to the caller to raise
+            return RemoteError(exc)
+
+    def get_attr(self, name: str, local: list[int]) -> Any:
+        try:
+            return [getattr(self.envs[i], name) for i in local]
+        except AttributeError as exc:
+            return RemoteError(exc)
+
+    def set_attr(self, name: str, value: Any, local: list[int]) -> None:
+        for i in local:
+            setattr(self.envs[i], name, value)
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
 def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper) -> None:
     parent_remote.close()
-    envs = [fn() for fn in fns_wrapper.var]
-
-    def masks() -> np.ndarray:
-        return np.stack([e.action_masks() for e in envs])
-
+    group = EnvGroup(fns_wrapper.var)
     try:
         while True:
-            cmd, data = remote.recv()
-            if cmd == "step":
-                obs, rews, dones, infos, reset_infos = [], [], [], [], []
-                for env, action in zip(envs, data, strict=True):
-                    o, r, term, trunc, info = env.step(action)
-                    done = term or trunc
-                    info["TimeLimit.truncated"] = trunc and not term
-                    reset_info: dict = {}
-                    if done:
-                        info["terminal_observation"] = o
-                        o, reset_info = env.reset()
-                    obs.append(o)
-                    rews.append(r)
-                    dones.append(done)
-                    infos.append(info)
-                    reset_infos.append(reset_info)
-                remote.send((np.stack(obs), rews, dones, infos, reset_infos, masks()))
-            elif cmd == "reset":
-                seeds, options = data
-                out = [env.reset(seed=s, **({"options": o} if o else {}))
-                       for env, s, o in zip(envs, seeds, options, strict=True)]
-                remote.send((np.stack([o for o, _ in out]), [i for _, i in out], masks()))
-            elif cmd == "env_method":
-                name, args, kwargs, local = data
-                try:
-                    remote.send([getattr(envs[i], name)(*args, **kwargs) for i in local])
-                except Exception as exc:  # noqa: BLE001 - handed to the caller to raise
-                    remote.send(_RemoteError(exc))
-            elif cmd == "get_attr":
-                name, local = data
-                try:
-                    remote.send([getattr(envs[i], name) for i in local])
-                except AttributeError as exc:
-                    remote.send(_RemoteError(exc))
-            elif cmd == "set_attr":
-                name, value, local = data
-                for i in local:
-                    setattr(envs[i], name, value)
-                remote.send(None)
-            elif cmd == "get_spaces":
-                remote.send((envs[0].observation_space, envs[0].action_space))
-            elif cmd == "close":
-                for env in envs:
-                    env.close()
+            cmd, args = remote.recv()
+            remote.send(getattr(group, cmd)(*args))
+            if cmd == "close":
                 remote.close()
                 break
     except (EOFError, KeyboardInterrupt):
         pass
 
 
-class GroupedSubprocVecEnv(VecEnv):
-    """``len(env_fns)`` environments in ``workers`` processes (see the module docstring)."""
+class GroupedVecEnv(VecEnv):
+    """What the process and Ray layouts share: environments in groups, one call per group for
+    each step, results put back in environment order. Subclasses carry the calls
+    (``_call``: one method of ``EnvGroup`` on some groups, with each group's arguments)."""
 
-    def __init__(self, env_fns: list[Callable[[], gym.Env]], workers: int) -> None:
-        if not 1 <= workers <= len(env_fns):
-            raise ValueError(f"workers must be from 1 to the number of environments "
-                             f"({len(env_fns)}), got {workers}")
-        self.groups = [list(range(w, len(env_fns), workers)) for w in range(workers)]
-        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
-                             else "spawn")
-        self.remotes, work_remotes = zip(*[ctx.Pipe() for _ in range(workers)], strict=True)
-        self.processes = []
-        for group, work, remote in zip(self.groups, work_remotes, self.remotes, strict=True):
-            fns = CloudpickleWrapper([env_fns[i] for i in group])
-            p = ctx.Process(target=_worker, args=(work, remote, fns), daemon=True)
-            p.start()
-            self.processes.append(p)
-            work.close()
-        self.remotes[0].send(("get_spaces", None))
-        observation_space, action_space = self.remotes[0].recv()
-        super().__init__(len(env_fns), observation_space, action_space)
+    def __init__(self, num_envs: int, workers: int, observation_space, action_space) -> None:
+        super().__init__(num_envs, observation_space, action_space)
         self._masks: np.ndarray | None = None
-        self._actions: np.ndarray | None = None
-        self.waiting = False
-        self.closed = False
 
-    # ------------------------------------------------------------------ stepping
-    def _scatter(self, values: Sequence[Any]) -> np.ndarray:
+    @staticmethod
+    def make_groups(num_envs: int, workers: int) -> list[list[int]]:
+        if not 1 <= workers <= num_envs:
+            raise ValueError(f"workers must be from 1 to the number of environments "
+                             f"({num_envs}), got {workers}")
+        return [list(range(w, num_envs, workers)) for w in range(workers)]
+
+    def _call(self, method: str, calls: list[tuple[int, tuple]]) -> list[Any]:
+        raise NotImplementedError
+
+    def _scatter(self, values: Sequence[Any]) -> list[Any]:
         """Per-group results back into environment order."""
-        out = [None] * self.num_envs
+        out: list[Any] = [None] * self.num_envs
         for group, part in zip(self.groups, values, strict=True):
             for i, v in zip(group, part, strict=True):
                 out[i] = v
         return out
 
-    def step_async(self, actions: np.ndarray) -> None:
-        for group, remote in zip(self.groups, self.remotes, strict=True):
-            remote.send(("step", [actions[i] for i in group]))
-        self.waiting = True
-
-    def step_wait(self):
-        results = [remote.recv() for remote in self.remotes]
-        self.waiting = False
+    def _finish_step(self, results: list[tuple]):
         obs = self._scatter([r[0] for r in results])
         rews = self._scatter([r[1] for r in results])
         dones = self._scatter([r[2] for r in results])
@@ -144,10 +146,9 @@ class GroupedSubprocVecEnv(VecEnv):
                 infos)
 
     def reset(self):
-        for group, remote in zip(self.groups, self.remotes, strict=True):
-            remote.send(("reset", ([self._seeds[i] for i in group],
-                                   [self._options[i] for i in group])))
-        results = [remote.recv() for remote in self.remotes]
+        results = self._call("reset", [
+            (g, ([self._seeds[i] for i in group], [self._options[i] for i in group]))
+            for g, group in enumerate(self.groups)])
         obs = self._scatter([r[0] for r in results])
         self.reset_infos = self._scatter([r[1] for r in results])
         self._masks = np.stack(self._scatter([r[2] for r in results]))
@@ -155,7 +156,6 @@ class GroupedSubprocVecEnv(VecEnv):
         self._reset_options()
         return np.stack(obs)
 
-    # ------------------------------------------------------------------ the rest of VecEnv
     def _by_group(self, indices: VecEnvIndices) -> list[tuple[int, list[int], list[int]]]:
         """(group number, local positions, environment indices) for the wanted indices."""
         wanted = set(self._get_indices(indices))
@@ -166,18 +166,18 @@ class GroupedSubprocVecEnv(VecEnv):
                 out.append((g, local, [group[k] for k in local]))
         return out
 
-    def _gather(self, cmd: str, make, indices: VecEnvIndices) -> list[Any]:
+    def _gather(self, method: str, make, indices: VecEnvIndices) -> list[Any]:
         parts = self._by_group(indices)
-        for g, local, _ in parts:
-            self.remotes[g].send((cmd, make(local)))
+        got = self._call(method, [(g, make(local)) for g, local, _ in parts])
         values: dict[int, Any] = {}
         errors = []
-        for g, _, env_ids in parts:
-            got = self.remotes[g].recv()
-            if isinstance(got, _RemoteError):
-                errors.append(got.exc)
+        for (_, _, env_ids), part in zip(parts, got, strict=True):
+            if isinstance(part, RemoteError):
+                errors.append(part.exc)
                 continue
-            for i, v in zip(env_ids, got, strict=True):
+            if part is None:  # set_attr answers nothing
+                continue
+            for i, v in zip(env_ids, part, strict=True):
                 values[i] = v
         if errors:
             raise errors[0]
@@ -210,6 +210,43 @@ class GroupedSubprocVecEnv(VecEnv):
     def get_images(self):
         return [None] * self.num_envs
 
+
+class GroupedSubprocVecEnv(GroupedVecEnv):
+    """``len(env_fns)`` environments in ``workers`` processes (see the module docstring)."""
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]], workers: int) -> None:
+        self.groups = self.make_groups(len(env_fns), workers)
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
+                             else "spawn")
+        self.remotes, work_remotes = zip(*[ctx.Pipe() for _ in range(workers)], strict=True)
+        self.processes = []
+        for group, work, remote in zip(self.groups, work_remotes, self.remotes, strict=True):
+            fns = CloudpickleWrapper([env_fns[i] for i in group])
+            p = ctx.Process(target=_worker, args=(work, remote, fns), daemon=True)
+            p.start()
+            self.processes.append(p)
+            work.close()
+        self.remotes[0].send(("spaces", ()))
+        observation_space, action_space = self.remotes[0].recv()
+        super().__init__(len(env_fns), workers, observation_space, action_space)
+        self.waiting = False
+        self.closed = False
+
+    def _call(self, method: str, calls: list[tuple[int, tuple]]) -> list[Any]:
+        for g, args in calls:
+            self.remotes[g].send((method, args))
+        return [self.remotes[g].recv() for g, _ in calls]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        for group, remote in zip(self.groups, self.remotes, strict=True):
+            remote.send(("step", ([actions[i] for i in group],)))
+        self.waiting = True
+
+    def step_wait(self):
+        results = [remote.recv() for remote in self.remotes]
+        self.waiting = False
+        return self._finish_step(results)
+
     def close(self) -> None:
         if self.closed:
             return
@@ -217,7 +254,8 @@ class GroupedSubprocVecEnv(VecEnv):
             for remote in self.remotes:
                 remote.recv()
         for remote in self.remotes:
-            remote.send(("close", None))
+            remote.send(("close", ()))
+            remote.recv()
         for p in self.processes:
             p.join()
         for remote in self.remotes:
