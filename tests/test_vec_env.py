@@ -21,9 +21,11 @@ def make(i: int):
     return thunk
 
 
-def test_grouped_env_matches_the_in_process_env_step_for_step() -> None:
-    fns = [make(i) for i in range(5)]
-    ref, grouped = DummyVecEnv(fns), GroupedSubprocVecEnv(fns, workers=2)
+def steps_like_the_in_process_env(grouped, fns) -> None:
+    """``grouped`` (built on ``fns`` in two groups) steps exactly as SB3's DummyVecEnv on the
+    same environments: observations, masks, rewards, dones and final observations, then
+    attributes and methods by index; a missing attribute raises in the caller."""
+    ref = DummyVecEnv(fns)
     try:
         assert grouped.num_envs == 5 and grouped.groups == [[0, 2, 4], [1, 3]]
         for venv in (ref, grouped):
@@ -47,13 +49,24 @@ def test_grouped_env_matches_the_in_process_env_step_for_step() -> None:
                                                   b["terminal_observation"])
             dones_seen += int(done_a.sum())
         assert dones_seen > 5  # games of two rounds: several ended and were reset
-        # Attributes and methods by index, and a missing attribute raises in the caller.
         assert grouped.get_attr("sizes", indices=[3]) == [[2, 3]]
-        assert len(grouped.env_method("action_masks", indices=[1, 4])) == 2
+        grouped.set_attr("sizes", [3], indices=[1, 2])
+        assert grouped.get_attr("sizes") == [[2, 3], [3], [3], [2, 3], [2, 3]]
+        masks = grouped.env_method("action_masks", indices=[1, 4])
+        np.testing.assert_array_equal(np.stack(masks),
+                                      np.stack(ref.env_method("action_masks", indices=[1, 4])))
         with pytest.raises(AttributeError):
             grouped.get_attr("no_such_attribute")
     finally:
         ref.close()
+
+
+def test_grouped_env_matches_the_in_process_env_step_for_step() -> None:
+    fns = [make(i) for i in range(5)]
+    grouped = GroupedSubprocVecEnv(fns, workers=2)
+    try:
+        steps_like_the_in_process_env(grouped, fns)
+    finally:
         grouped.close()
 
 
