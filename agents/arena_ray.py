@@ -2,11 +2,13 @@
 
     byapar arena --players medium,medium,medium,medium --games 4000 --backend ray --workers 2
     byapar arena --players medium,medium,medium,medium --games 40000 --backend ray \\
-                 --address auto --workers 64        (on the head of a cluster: docs/ray.md)
+                 --address auto                     (on the head of a cluster: docs/ray.md)
 
 The games are cut into the same chunks as the local backend's (``arena.run_games``) and each chunk
-is one Ray task. A game's result depends only on the run's seed and its number, never on where
-or when it is played, so the results are the same as the local backend's, in the same order.
+is one Ray task. A local Ray instance gets ``--workers`` CPUs; on a cluster, the cluster's CPUs
+decide how many chunks run at once (``--workers`` then only sizes the chunks of a small run).
+A game's result depends only on the run's seed and its number, never on where or when it is
+played, so the results are the same as the local backend's, in the same order.
 
 Ray is an optional extra (``pip install 'byapar-env[ray]'``); this module imports it only when
 called, so ``import byapar_agents.arena_ray`` works without it.
@@ -52,7 +54,7 @@ def connect(address: str | None, num_cpus: int) -> bool:
         return False
     # Ray's own INFO lines ("Started a local Ray instance") would break into the progress bar.
     # A local instance lives only as long as this run, so its warnings about how a cluster is
-    # secured (the token that Ray 2.5x makes for every new instance) are noise there.
+    # secured (the token that Ray 2.59 and later make for every new instance) are noise there.
     try:
         if address:
             ray.init(address=address, logging_level=logging.WARNING)

@@ -38,6 +38,8 @@ class GauntletConfig:
     rounds: int | None = 40
     starting_cash: int = 15_000
     auctions: bool = True
+    backend: str = "local"  # or "ray": where each cell's games run (results do not change)
+    address: str | None = None
 
     def cells(self) -> list[tuple[str, int]]:
         return [(o, n) for n in self.sizes for o in self.opponents if o != self.player]
@@ -45,7 +47,8 @@ class GauntletConfig:
     def arena(self, opponent: str, size: int) -> ArenaConfig:
         return ArenaConfig(players=(self.player,) + (opponent,) * (size - 1), games=self.games,
                            seed=self.seed, workers=self.workers, rounds=self.rounds,
-                           starting_cash=self.starting_cash, auctions=self.auctions)
+                           starting_cash=self.starting_cash, auctions=self.auctions,
+                           backend=self.backend, address=self.address)
 
 
 def validate(config: GauntletConfig) -> None:
@@ -66,7 +69,8 @@ def _key(opponent: str, size: int) -> str:
 
 def _settings(config: GauntletConfig) -> dict:
     d = asdict(config)
-    d.pop("workers")  # results do not depend on it
+    for key in ("workers", "backend", "address"):  # results do not depend on them
+        d.pop(key)
     d.pop("opponents")
     d.pop("sizes")
     return d

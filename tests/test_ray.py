@@ -152,3 +152,17 @@ def test_tiny_ray_training_run_completes_and_resumes(ray_instance, tmp_path, cap
     assert code == 0, err
     assert f"resuming from {run_dir / 'latest.zip'} at step 256" in out
     assert json.loads((run_dir / "state.json").read_text())["steps"] == 384
+
+
+def test_gauntlet_on_ray_matches_the_local_gauntlet(ray_instance) -> None:
+    from byapar_agents.gauntlet import GauntletConfig, run_gauntlet
+
+    local = GauntletConfig(player="medium", opponents=("easy",), sizes=(2, 3), games=6, seed=2)
+    remote = GauntletConfig(player="medium", opponents=("easy",), sizes=(2, 3), games=6, seed=2,
+                            backend="ray", workers=2)
+    a, b = run_gauntlet(local), run_gauntlet(remote)
+    for key, cell in a["cells"].items():
+        other = b["cells"][key]
+        assert {k: v for k, v in cell.items() if k != "seconds"} == {
+            k: v for k, v in other.items() if k != "seconds"}
+    assert a["worst"] == b["worst"] and a["settings"] == b["settings"]

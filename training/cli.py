@@ -262,7 +262,14 @@ def gauntlet_parser() -> ArgumentParser:
                     help=f"games per opponent and table size, from 1 to {MAX_GAMES:,}")
     ap.add_argument("--seed", type=int, default=0, help=f"the run's seed, from 0 to {MAX_SEED:,}")
     ap.add_argument("--workers", type=int, default=default_workers(),
-                    help=f"processes, from 1 to {max_workers()} here")
+                    help=f"processes (with --backend ray, a local Ray instance's CPUs), from 1 "
+                         f"to {max_workers()} here")
+    ap.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="where each cell's games run: this machine's processes, or Ray tasks "
+                         "(needs the ray extra; docs/ray.md); results do not depend on it")
+    ap.add_argument("--address", default=None,
+                    help="with --backend ray, the Ray cluster to join: HOST:PORT, or auto "
+                         "(default: a local Ray instance of --workers CPUs)")
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON after each cell; a run started again "
                          "with the same settings and file goes on where it stopped (default: "
@@ -279,8 +286,13 @@ def gauntlet_main(argv: list[str]) -> int:
     from byapar_agents.gauntlet import validate as validate_gauntlet
 
     args = gauntlet_parser().parse_args(argv)
+    if args.backend == "ray":
+        from byapar_agents.arena_ray import RAY_INSTALL
+
+        require(["ray"], "gauntlet --backend ray", RAY_INSTALL)
     config = GauntletConfig(player=args.player, opponents=args.opponents, sizes=args.sizes,
-                            games=args.games, seed=args.seed, workers=args.workers)
+                            games=args.games, seed=args.seed, workers=args.workers,
+                            backend=args.backend, address=args.address)
     if args.json:
         check_output_path("--json", args.json)
     validate_gauntlet(config)
