@@ -130,4 +130,13 @@ def load_checkpoint(folder: str | Path) -> tuple[NumpyPolicy, dict]:
     if size != NUM_ACTIONS:
         raise CheckpointError(f"checkpoint {folder}: the last layer has {size} outputs, this "
                               f"action table has {NUM_ACTIONS}")
+    for i, (w, b) in enumerate(layers):
+        # A NaN or inf weight makes every logit NaN, and the argmax then always picks the
+        # lowest legal id: a player that loads but cannot play. Refuse it here.
+        if w.dtype.kind != "f" or b.dtype.kind != "f":
+            raise CheckpointError(f"checkpoint {folder}: layer {i} holds {w.dtype}/{b.dtype} "
+                                  "values; weights must be floating-point numbers")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise CheckpointError(f"checkpoint {folder}: layer {i} holds NaN or infinite "
+                                  "weights; weights must be finite numbers")
     return NumpyPolicy(layers, meta.get("activation", "tanh")), meta

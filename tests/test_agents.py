@@ -138,3 +138,31 @@ def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:
     assert player.policy_for(2) is player.specialists[2] and player.policy_for(4) is player.policy
     result = play_game(ArenaConfig(players=("hard", "medium")), 0)
     assert abs(sum(result.shares) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_checkpoint_with_nan_or_infinite_weights_is_refused(tmp_path, bad) -> None:
+    """D2: one NaN weight used to load, and the player then always chose the lowest legal id."""
+    import shutil
+    import subprocess
+    import sys
+
+    import numpy as np
+    from byapar_agents.hard import DEFAULT_CHECKPOINT
+    from byapar_agents.network import CheckpointError
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(DEFAULT_CHECKPOINT, folder, ignore=shutil.ignore_patterns("table_*"))
+    meta = (folder / "meta.json").read_text().replace('"table_specialists"', '"unused"')
+    (folder / "meta.json").write_text(meta)
+    with np.load(folder / "weights.npz") as data:
+        layers = {k: data[k].copy() for k in data.files}
+    layers["layer1_w"][3, 7] = bad
+    np.savez(folder / "weights.npz", **layers)
+    with pytest.raises(CheckpointError, match="layer 1 holds NaN or infinite weights"):
+        make_agent(str(folder))
+    done = subprocess.run([sys.executable, "-m", "byapar_training.cli", "arena", "--players",
+                           f"{folder},medium", "--games", "2"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "NaN or infinite" in done.stderr
+    assert done.stderr.strip().count("\n") == 0
