@@ -412,7 +412,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
-        self._shares = self._net_worth_shares() if self.reward_mode != "outcome" else None
+        self._shares = self._value_shares() if self.reward_mode != "outcome" else None
         self._rewards_dirty = True
         self._clear_caches()
         self._auto_play()
@@ -498,7 +498,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
                 f"call reset() to start a new game")
 
     # ------------------------------------------------------------------ rewards and endings
-    def _net_worth_shares(self) -> list[float]:
+    def _value_shares(self) -> list[float]:
         if self.reward_mode == "position_share":
             # Net worth plus the rent the holdings should bring (byapar_env.valuation): handing
             # a rival the last piece of a group shows at once, not rounds later.
@@ -519,7 +519,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         self._rewards_dirty = True
         loss = -1.0 / (n - 1)
         if self._shares is not None:
-            shares = self._net_worth_shares()
+            shares = self._value_shares()
             for s in range(n):
                 if not self._out[s]:
                     self.rewards[self.possible_agents[s]] += (

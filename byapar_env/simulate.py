@@ -11,6 +11,7 @@ import random
 import sys
 import time
 
+from .cli_args import ArgumentParser
 from .engine import Game, Rules, RulesError
 
 # Game g is seeded with seed + g. Seeds start at 0 (random.Random folds a negative seed onto its
@@ -52,28 +53,8 @@ def simulate(rules: Rules, games: int, seed: int = 0, progress: bool = True) -> 
     }
 
 
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Each flag's default after its help, except None: such a flag's help says it itself."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default is None:
-            return action.help or ""
-        return super()._get_help_string(action)
-
-
-class _Parser(argparse.ArgumentParser):
-    """Defaults in the help; a bad value is one line (not the whole usage) and exit status 2."""
-
-    def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(**kwargs)
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="byapar simulate", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="byapar simulate", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=500,
                     help=f"games to play, from 1 to {MAX_GAMES:,}")
     ap.add_argument("--players", type=int, default=4, help="players at the table, from 2 to 6")

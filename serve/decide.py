@@ -13,8 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from byapar_agents import EnginePlayer
-from byapar_agents.arena import PRE_ROLL_CAP
-from byapar_agents.base import offer_steps
 
 from byapar_env.action_table import (
     ACTIONS,
@@ -28,6 +26,7 @@ from byapar_env.action_table import (
     engine_action,
     fixed_action_id,
 )
+from byapar_env.driver import PRE_ROLL_CAP, offer_steps
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.engine import actions as A
 

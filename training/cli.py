@@ -25,6 +25,9 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+# One parser for every command, byapar simulate's included (imported by the subcommands' modules)
+from byapar_env.cli_args import ArgumentParser
+
 DISTRIBUTION = "byapar-env"
 
 # What `byapar train`, `exploit` and `export` need beyond the base install, and how to get it:
@@ -123,34 +126,26 @@ def quiet_worker_processes() -> None:
 
 
 # ---------------------------------------------------------------------------- parsers
-class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Every flag's default after its help: tuples as the flag takes them (2,3,4), empty text
-    as ``empty``. A flag whose default is None says in its help what happens without it."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        text = action.help or ""
-        default = action.default
-        if ("%(default)" in text or default is None or default is argparse.SUPPRESS
-                or not action.option_strings):
-            return text
-        if isinstance(default, tuple):
-            shown = ",".join(map(str, default))
-        elif default == "":
-            shown = "empty"
-        else:
-            shown = "%(default)s"
-        return f"{text} (default: {shown})"
+def add_backend_flags(ap: ArgumentParser, workers: int, most: int) -> None:
+    """--workers, --backend and --address: where arena games run (results never depend on it)."""
+    ap.add_argument("--workers", type=int, default=workers,
+                    help=f"processes (with --backend ray, a local Ray instance's CPUs), from 1 "
+                         f"to {most} here; results do not depend on it")
+    ap.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="where the games run: this machine's processes, or Ray tasks (needs "
+                         "the ray extra; docs/ray.md); results do not depend on it")
+    ap.add_argument("--address", default=None,
+                    help="with --backend ray, the Ray cluster to join: HOST:PORT, or auto for "
+                         "the one started on this machine by ray start --head (default: a "
+                         "local Ray instance of --workers CPUs)")
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """Defaults in the help, and a bad value in one line (not the whole usage), exit status 2."""
+def require_backend(args: argparse.Namespace, command: str) -> None:
+    """Ray must be installed before a --backend ray run starts."""
+    if args.backend == "ray":
+        from byapar_agents.arena_ray import RAY_INSTALL
 
-    def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(**kwargs)
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        require(["ray"], f"{command} --backend ray", RAY_INSTALL)
 
 
 def arena_parser() -> ArgumentParser:
@@ -164,16 +159,7 @@ def arena_parser() -> ArgumentParser:
     ap.add_argument("--seed", type=int, default=0,
                     help=f"the run's seed (each game's comes from it and the game's number), "
                          f"from 0 to {MAX_SEED:,}")
-    ap.add_argument("--workers", type=int, default=default_workers(),
-                    help=f"processes (with --backend ray, a local Ray instance's CPUs), from 1 "
-                         f"to {max_workers()} here; results do not depend on it")
-    ap.add_argument("--backend", choices=("local", "ray"), default="local",
-                    help="where the games run: this machine's processes, or Ray tasks (needs "
-                         "the ray extra; docs/ray.md); results do not depend on it")
-    ap.add_argument("--address", default=None,
-                    help="with --backend ray, the Ray cluster to join: HOST:PORT, or auto for "
-                         "the one started on this machine by ray start --head (default: a "
-                         "local Ray instance of --workers CPUs)")
+    add_backend_flags(ap, default_workers(), max_workers())
     length = ap.add_mutually_exclusive_group()
     length.add_argument("--rounds", type=int, default=40,
                         help="rounds a game lasts (the richest player wins after the last)")
@@ -201,10 +187,7 @@ def arena_main(argv: list[str]) -> int:
     if args.plot:
         check_output_path("--plot", args.plot)
         require(["matplotlib"], "arena --plot", "pip install 'byapar-env[plot]'")
-    if args.backend == "ray":
-        from byapar_agents.arena_ray import RAY_INSTALL
-
-        require(["ray"], "arena --backend ray", RAY_INSTALL)
+    require_backend(args, "arena")
     config = ArenaConfig(
         players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
         rounds=None if args.until_one_left else args.rounds,
@@ -261,15 +244,7 @@ def gauntlet_parser() -> ArgumentParser:
     ap.add_argument("--games", type=int, default=400,
                     help=f"games per opponent and table size, from 1 to {MAX_GAMES:,}")
     ap.add_argument("--seed", type=int, default=0, help=f"the run's seed, from 0 to {MAX_SEED:,}")
-    ap.add_argument("--workers", type=int, default=default_workers(),
-                    help=f"processes (with --backend ray, a local Ray instance's CPUs), from 1 "
-                         f"to {max_workers()} here")
-    ap.add_argument("--backend", choices=("local", "ray"), default="local",
-                    help="where each cell's games run: this machine's processes, or Ray tasks "
-                         "(needs the ray extra; docs/ray.md); results do not depend on it")
-    ap.add_argument("--address", default=None,
-                    help="with --backend ray, the Ray cluster to join: HOST:PORT, or auto "
-                         "(default: a local Ray instance of --workers CPUs)")
+    add_backend_flags(ap, default_workers(), max_workers())
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON after each cell; a run started again "
                          "with the same settings and file goes on where it stopped (default: "
@@ -286,10 +261,7 @@ def gauntlet_main(argv: list[str]) -> int:
     from byapar_agents.gauntlet import validate as validate_gauntlet
 
     args = gauntlet_parser().parse_args(argv)
-    if args.backend == "ray":
-        from byapar_agents.arena_ray import RAY_INSTALL
-
-        require(["ray"], "gauntlet --backend ray", RAY_INSTALL)
+    require_backend(args, "gauntlet")
     config = GauntletConfig(player=args.player, opponents=args.opponents, sizes=args.sizes,
                             games=args.games, seed=args.seed, workers=args.workers,
                             backend=args.backend, address=args.address)
