@@ -50,8 +50,12 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
         _, parent_meta = load_checkpoint(parent)  # the main policy must be there already
         specialist_folders(parent, parent_meta)  # and its list of specialists readable
     latest = run / "latest.zip"
-    if not latest.is_file():
-        raise FileNotFoundError(f"no {latest}: a run folder of byapar train holds latest.zip")
+    if not latest.is_file() and not (run / "latest.pt").is_file():
+        raise FileNotFoundError(f"no {latest} or {run / 'latest.pt'}: a run folder of byapar "
+                                "train holds one of them")
+    if snapshot is None and not average and not latest.is_file():
+        # The compact trainer snapshots its actor into the pool at every save.
+        snapshot = int(json.loads((run / "state.json").read_text())["steps"])
     target = parent / f"table_{table_size}" if table_size is not None else parent
     if (target / "meta.json").exists() and not force:
         shipped = " (a checkpoint this package ships)" if _is_shipped(target) else ""
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     from .cli import TRAIN_INSTALL, require
 
     args = build_parser().parse_args(argv)
-    if args.snapshot is None and not args.average:
+    if args.snapshot is None and not args.average and (Path(args.run) / "latest.zip").exists():
         # The last save is an SB3 model: reading it needs torch and sb3-contrib (a pool
         # snapshot or an average of them needs numpy alone).
         require(["torch", "sb3_contrib"], "export", TRAIN_INSTALL)

@@ -51,6 +51,10 @@ from .league import LeaguePool, LeagueSeatEnv
 @dataclass
 class Config:
     run_dir: str = "runs/hard"
+    # "sb3": Stable-Baselines3's MaskablePPO, one learner seat per game (every run before
+    # this option); "compact": training/ppo.py, many games per process with batched networks
+    # and every learner seat sampled (several times faster, docs/training_profile.md)
+    trainer: str = "sb3"
     total_steps: int = 3_000_000  # learner decisions, imitation not counted
     seed: int = 0
     n_envs: int = 2  # environments stepped together (the learner's batch)
@@ -106,6 +110,8 @@ MAX_ENVS = 1024  # environments are cheap (a game each), but a batch this big is
 # What each Config field means, shown by ``byapar train --help`` with its default.
 HELP = {
     "run_dir": "the run folder: saves, snapshots, logs, eval.csv; an existing one is resumed",
+    "trainer": "sb3 (Stable-Baselines3's MaskablePPO) or compact (training/ppo.py: many games "
+               "per process, batched networks, every learner seat sampled; faster)",
     "total_steps": "the learner's decisions to train for in all (imitation not counted); "
                    "a run stops at the first rollout that reaches it",
     "seed": f"the run's seed, from 0 to {MAX_SEED:,} (numpy's seed range)",
@@ -427,6 +433,18 @@ def evaluate(folder: Path, games: int, seed: int, workers: int,
 
 # ---------------------------------------------------------------------------- 4. training
 def train(config: Config) -> Path:
+    """Train by the config's trainer; the run folder (a new one, or one to resume)."""
+    if config.trainer == "compact":
+        from .ppo import train as train_compact
+
+        return train_compact(config)
+    if (Path(config.run_dir) / "latest.pt").exists():
+        raise SystemExit(f"byapar train: {config.run_dir} was trained by the compact trainer; "
+                         "resume it with --trainer compact, or start a new --run-dir")
+    return train_sb3(config)
+
+
+def train_sb3(config: Config) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -564,16 +582,22 @@ def _write_state(run: Path, state: dict) -> None:
 
 def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> None:
     folder = _snapshot(model, run, state)
+    result = record_evaluation(folder, model.num_timesteps, run, state, config)
+    for key, value in result.items():
+        logger.record(f"eval/{key}", value)
+    logger.dump(model.num_timesteps)
+
+
+def record_evaluation(folder: Path, steps: int, run: Path, state: dict, config: Config) -> dict:
+    """Evaluate a snapshot on the run's tables, note it in state.json and eval.csv, print it
+    (both trainers)."""
     tables = LEAGUE_EVAL_TABLES if config.league or config.exploiters else EVAL_TABLES
     if config.eval_tables:
         tables = parse_eval_tables(config.eval_tables)
     result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers, tables)
-    state["evaluated_at"] = model.num_timesteps
+    state["evaluated_at"] = steps
     _write_state(run, state)
-    for key, value in result.items():
-        logger.record(f"eval/{key}", value)
-    logger.dump(model.num_timesteps)
-    row = {"steps": model.num_timesteps, "wall_seconds": round(state["wall_seconds"], 1),
+    row = {"steps": steps, "wall_seconds": round(state["wall_seconds"], 1),
            "episodes": state["episodes"], **result}
     path = run / "eval.csv"
     new = not path.exists()
@@ -582,8 +606,9 @@ def _evaluate_latest(model, run: Path, state: dict, config: Config, logger) -> N
         if new:
             writer.writeheader()
         writer.writerow(row)
-    print(f"eval at step {model.num_timesteps:,}: "
+    print(f"eval at step {steps:,}: "
           + ", ".join(f"{k} {v:.3f}" for k, v in result.items()), flush=True)
+    return result
 
 
 # ---------------------------------------------------------------------------- checks and budget
@@ -625,6 +650,11 @@ def check_config(config: Config) -> None:
     _whole("--n-envs", config.n_envs, 1, MAX_ENVS)
     workers = getattr(config, "n_workers", config.n_envs)
     _whole("--n-workers", workers, 1)
+    if config.trainer not in ("sb3", "compact"):
+        raise ConfigError(f"--trainer must be sb3 or compact, got {config.trainer!r}")
+    if config.trainer == "compact" and config.backend != "local":
+        raise ConfigError("--trainer compact runs its games in local processes: it needs "
+                          "--backend local (use --trainer sb3 for Ray)")
     if config.backend not in ("local", "ray"):
         raise ConfigError(f"--backend must be local or ray, got {config.backend!r}")
     if config.address and config.backend != "ray":
@@ -710,7 +740,7 @@ def fit_to_budget(config: Config, given: frozenset[str]) -> tuple[Config, list[s
       run cut down for a small budget can be resumed with a bigger one.
     """
     run = Path(config.run_dir)
-    if (run / "latest.zip").exists():
+    if (run / "latest.zip").exists() or (run / "latest.pt").exists():
         saved_path = run / "config.json"
         saved = json.loads(saved_path.read_text()) if saved_path.exists() else {}
         keep = {k: saved[k] for k in ("n_steps", "batch_size")
@@ -768,8 +798,9 @@ def main(argv: list[str] | None = None) -> int:
     after = _state(config.run_dir)
     steps = after.get("steps", 0) - before.get("steps", 0)
     episodes = after.get("episodes", 0) - before.get("episodes", 0)
+    save = "latest.pt" if config.trainer == "compact" else "latest.zip"
     print(f"byapar train: {steps:,} steps ({after.get('steps', 0):,} in the run), {episodes:,} "
-          f"episodes, {time.time() - start:,.1f} s; saved {run / 'latest.zip'}, policy "
+          f"episodes, {time.time() - start:,.1f} s; saved {run / save}, policy "
           f"snapshots in {run / 'pool'}, evaluations in {run / 'eval.csv'}", flush=True)
     return 0
 

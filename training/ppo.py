@@ -1,0 +1,389 @@
+"""Compact PPO: the ``--trainer compact`` of ``byapar train``, one readable file (CleanRL style).
+
+Why our own and not Stable-Baselines3's: SB3 steps one environment per learner sample and asks
+the policy for one batch per step, so a table of several learned seats costs one forward pass
+per seat per step, and only one seat per game can learn. Here (``training/rollout.py``) each
+worker process keeps many games in flight and runs **one forward pass per network per round**
+over every game waiting on it, and **every seat the learner holds** (its own and its self-play
+copies) gives samples. The algorithm is SB3's PPO with its defaults (clipped surrogate,
+per-minibatch advantage normalisation, value loss 0.5, gradient norm 0.5, Adam eps 1e-5,
+orthogonal initialisation) and the masked categorical of sb3-contrib, so runs of the two
+trainers are comparable (``tests/test_ppo.py`` checks both reach the same level on one budget).
+
+Read top to bottom:
+1. ``ActorCritic``: separate tanh MLPs for the policy and the value (the hard player's shape);
+2. ``CollectorPool``: the collectors (``training/rollout.py``) in this process or in
+   ``n_workers`` processes, each with its own share of ``n_envs`` games and its own opponents;
+3. ``update``: PPO epochs over one rollout;
+4. ``train``: warm start, then collect, update, snapshot, save, evaluate, log, until the
+   budget is spent. The run folder is the SB3 trainer's (state.json, pool/, eval.csv, league/,
+   TensorBoard events) with ``latest.pt`` in place of ``latest.zip``; running the same command
+   again resumes it. A save is written beside and renamed into place, so a run killed at any
+   moment resumes from its last save.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import random
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+from byapar_agents.network import NumpyPolicy, load_checkpoint
+
+from byapar_env.action_table import NUM_ACTIONS
+from byapar_env.observation import OBSERVATION_SIZE
+
+from .league import LeaguePool
+from .rollout import Collector, Layers, Table
+from .selfplay import (
+    PPO_FIELDS,
+    TABLES,
+    Config,
+    OpponentPool,
+    _jsonable,
+    _names,
+    _write_state,
+    config_command,
+    medium_demonstrations,
+    record_evaluation,
+)
+
+CHECKPOINT = "latest.pt"
+
+
+# ---------------------------------------------------------------------------- 1. network
+def _build_network(hidden: tuple[int, ...]):
+    import torch
+    from torch import nn
+
+    class ActorCritic(nn.Module):
+        """Policy and value as two tanh MLPs (no shared layers, as SB3's MlpPolicy with
+        separate ``pi`` and ``vf`` nets), initialised as SB3 does."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.actor = self._mlp(NUM_ACTIONS, 0.01)
+            self.critic = self._mlp(1, 1.0)
+
+        @staticmethod
+        def _mlp(outputs: int, last_gain: float) -> nn.Sequential:
+            sizes = (OBSERVATION_SIZE, *hidden)
+            layers: list[nn.Module] = []
+            for a, b in zip(sizes, sizes[1:], strict=False):
+                layers += [nn.Linear(a, b), nn.Tanh()]
+            layers.append(nn.Linear(sizes[-1], outputs))
+            for m in layers:
+                if isinstance(m, nn.Linear):
+                    gain = last_gain if m.out_features == outputs and m is layers[-1] else 2**0.5
+                    nn.init.orthogonal_(m.weight, gain)
+                    nn.init.zeros_(m.bias)
+            return nn.Sequential(*layers)
+
+        def dist(self, obs, mask):
+            """Log-probabilities and entropy of the masked softmax (sb3-contrib's -1e8)."""
+            logits = self.actor(obs).masked_fill(~mask, -1e8)
+            logp = torch.log_softmax(logits, dim=1)
+            entropy = -(torch.where(mask, logp.exp() * logp, 0.0)).sum(dim=1)
+            return logp, entropy
+
+    return ActorCritic()
+
+
+def numpy_layers(seq) -> Layers:
+    """A torch Sequential's Linear layers as (weight, bias) numpy pairs, input to output."""
+    import torch
+
+    return [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+            for m in seq if isinstance(m, torch.nn.Linear)]
+
+
+def load_actor(net, folder: str) -> None:
+    """Start the actor from a numpy checkpoint (the critic stays fresh)."""
+    import torch
+
+    policy, _ = load_checkpoint(folder)
+    linears = [m for m in net.actor if isinstance(m, torch.nn.Linear)]
+    if [tuple(m.weight.shape[::-1]) for m in linears] != [w.shape for w, _ in policy.layers]:
+        raise ValueError(f"{folder}: its layers {[w.shape for w, _ in policy.layers]} do not "
+                         f"fit the --hidden sizes of this run")
+    with torch.no_grad():
+        for m, (w, b) in zip(linears, policy.layers, strict=True):
+            m.weight.copy_(torch.as_tensor(w.T))
+            m.bias.copy_(torch.as_tensor(b))
+
+
+# ---------------------------------------------------------------------------- 2. collectors
+def make_collector(config: Config, worker: int, n_tables: int, seed: int) -> Collector:
+    """A collector with its own opponents: a league pool (scores in RUN/league/worker_K.json)
+    or the original pool. Self-play seats are the learner itself, so the pools draw none."""
+    pool_config = dataclasses.replace(config, latest_share=0.0)
+    report = None
+    if config.league or config.exploiters:
+        pool = LeaguePool(config.run_dir, _names(config.league), _names(config.exploiters),
+                          0.0, config.pool_window, worker)
+
+        def report(table: Table, pool=pool) -> None:
+            game = table.env.game
+            others = [s for s, k in enumerate(table.keys) if k]
+            worths = [float(game.net_worth(s)) for s in others]
+            for seat in table.learner_seats():
+                pool.report([table.keys[s] for s in others], float(game.net_worth(seat)),
+                            worths)
+    else:
+        pool = OpponentPool(pool_config)
+    return Collector(n_tables, config.table_sizes, TABLES, config.reward, config.latest_share,
+                     pool, seed, report)
+
+
+def _worker(conn, config: Config, worker: int, n_tables: int, seed: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to answer
+    collector = make_collector(config, worker, n_tables, seed)
+    while True:
+        message = conn.recv()
+        if message[0] == "close":
+            collector.close()
+            break
+        conn.send(collector.collect(*message[1:]))
+    conn.close()
+
+
+class CollectorPool:
+    """``n_workers`` collectors sharing ``n_envs`` games; one rollout is split between them."""
+
+    def __init__(self, config: Config, seed: int) -> None:
+        workers = max(1, min(config.n_workers, config.n_envs))
+        shares = [config.n_envs // workers + (i < config.n_envs % workers)
+                  for i in range(workers)]
+        self.local = None
+        self.conns, self.procs = [], []
+        if workers == 1:
+            self.local = make_collector(config, 0, shares[0], seed)
+            return
+        import multiprocessing as mp
+
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
+                             else "spawn")
+        for i, share in enumerate(shares):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(child, config, i, share, seed + 7919 * i),
+                               daemon=True)
+            proc.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    def collect(self, n_samples: int, actor: Layers, critic: Layers, gamma: float,
+                lam: float) -> dict[str, np.ndarray]:
+        if self.local is not None:
+            return self.local.collect(n_samples, actor, critic, gamma, lam)
+        k = len(self.conns)
+        parts = [n_samples // k + (i < n_samples % k) for i in range(k)]
+        for conn, part in zip(self.conns, parts, strict=True):
+            conn.send(("collect", part, actor, critic, gamma, lam))
+        results = [conn.recv() for conn in self.conns]
+        return {key: (np.sum([r[key] for r in results]) if key == "episodes"
+                      else np.concatenate([r[key] for r in results])) for key in results[0]}
+
+    def close(self) -> None:
+        if self.local is not None:
+            self.local.close()
+        for conn in self.conns:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                conn.send(("close",))
+        for proc in self.procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()
+
+
+# ---------------------------------------------------------------------------- 3. update
+def update(net, optimizer, batch: dict[str, np.ndarray], config: Config, rng: np.random.Generator,
+           actor_learns: bool) -> dict[str, float]:
+    """PPO epochs over one rollout; the actor's loss is left out while the critic warms up."""
+    import torch
+
+    t = {k: torch.as_tensor(v) for k, v in batch.items() if k != "episodes"}
+    n = len(t["act"])
+    size = min(config.batch_size, n)
+    stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
+                                     "clip_fraction": [], "approx_kl": []}
+    for _ in range(config.n_epochs):
+        order = torch.as_tensor(rng.permutation(n))
+        for start in range(0, n - size + 1, size):
+            idx = order[start:start + size]
+            logp_all, entropy = net.dist(t["obs"][idx], t["mask"][idx])
+            logp = logp_all.gather(1, t["act"][idx, None])[:, 0]
+            adv = t["adv"][idx]
+            if len(idx) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            ratio = torch.exp(logp - t["logp"][idx])
+            policy_loss = -torch.min(adv * ratio, adv * ratio.clamp(
+                1 - config.clip_range, 1 + config.clip_range)).mean()
+            value_loss = ((net.critic(t["obs"][idx])[:, 0] - t["ret"][idx]) ** 2).mean()
+            loss = 0.5 * value_loss
+            if actor_learns:
+                loss = loss + policy_loss - config.ent_coef * entropy.mean()
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            optimizer.step()
+            with torch.no_grad():
+                log_ratio = logp - t["logp"][idx]
+                stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
+                stats["clip_fraction"].append(
+                    float(((ratio - 1).abs() > config.clip_range).float().mean()))
+            stats["policy_loss"].append(float(policy_loss.detach()))
+            stats["value_loss"].append(float(value_loss.detach()))
+            stats["entropy"].append(float(entropy.mean().detach()))
+    return {k: float(np.mean(v)) for k, v in stats.items() if v}
+
+
+def imitate(net, data, config: Config) -> float:
+    """Copy the medium player's decisions (cross-entropy under the mask) and learn the value
+    of what followed; the agreement with medium at the end."""
+    import torch
+
+    obs, masks, acts, returns = (torch.as_tensor(x) for x in data)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    gen = np.random.default_rng(config.seed)
+    for epoch in range(config.imitation_epochs):
+        order = torch.as_tensor(gen.permutation(len(acts)))
+        for start in range(0, len(acts), 512):
+            idx = order[start:start + 512]
+            logp, _ = net.dist(obs[idx], masks[idx])
+            value = net.critic(obs[idx])[:, 0]
+            loss = (-logp.gather(1, acts[idx, None]).mean()
+                    + 0.5 * ((value - returns[idx]) ** 2).mean())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(f"imitation epoch {epoch + 1}: loss {float(loss):.4f}", flush=True)
+    with torch.no_grad():
+        logp, _ = net.dist(obs[:5000], masks[:5000])
+        return float((logp.argmax(dim=1) == acts[:5000]).float().mean())
+
+
+# ---------------------------------------------------------------------------- 4. training
+def _save(net, optimizer, run: Path, steps: int, state: dict) -> Path:
+    """The resumable save and a numpy snapshot of the actor into the pool."""
+    import torch
+
+    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(), "steps": steps},
+               run / "latest.tmp.pt")
+    (run / "latest.tmp.pt").replace(run / CHECKPOINT)
+    folder = run / "pool" / f"step_{steps:09d}"
+    NumpyPolicy(numpy_layers(net.actor), "tanh").save(folder, {"name": folder.name,
+                                                               "steps": steps})
+    state["steps"] = steps
+    _write_state(run, state)
+    return folder
+
+
+def _open_run(config: Config) -> tuple[Path, dict]:
+    """The run folder and its state; a resumed run must keep its PPO settings and trainer."""
+    run = Path(config.run_dir)
+    (run / "pool").mkdir(parents=True, exist_ok=True)
+    if (run / "latest.zip").exists():
+        raise SystemExit(f"byapar train: {run} was trained by the sb3 trainer; resume it with "
+                         "--trainer sb3, or start a new --run-dir")
+    saved_path = run / "config.json"
+    saved = json.loads(saved_path.read_text()) if saved_path.exists() else None
+    if saved is not None and (run / CHECKPOINT).exists():
+        changed = [k for k in PPO_FIELDS if saved.get(k) != _jsonable(getattr(config, k))]
+        if changed:
+            raise SystemExit(f"byapar train: {run} was trained with other {', '.join(changed)}; "
+                             "a resumed run keeps its PPO settings (start a new --run-dir)")
+    saved_path.write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    state_path = run / "state.json"
+    state = json.loads(state_path.read_text()) if state_path.exists() else {
+        "wall_seconds": 0.0, "episodes": 0, "command": config_command(config)}
+    state.setdefault("commands", [state["command"]])
+    if state["commands"][-1] != config_command(config):
+        state["commands"].append(config_command(config))
+    return run, state
+
+
+def train(config: Config) -> Path:
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    run, state = _open_run(config)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(max(1, min(2, config.n_workers)))
+    net = _build_network(config.hidden)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
+    steps = 0
+    if (run / CHECKPOINT).exists():
+        saved = torch.load(run / CHECKPOINT, weights_only=True)
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        steps = int(saved["steps"])
+        print(f"resuming from {run / CHECKPOINT} at step {steps:,}", flush=True)
+    else:
+        if config.init_from:
+            load_actor(net, config.init_from)
+            state["init_from"] = config.init_from
+        elif config.imitation_games:
+            start = time.time()
+            state["imitation_agreement"] = imitate(net, medium_demonstrations(config), config)
+            state["imitation_seconds"] = round(time.time() - start, 1)
+        _save(net, optimizer, run, steps, state)
+    writer = SummaryWriter(str(run))
+    # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
+    seed = random.Random(f"{config.seed}:{steps}").getrandbits(32)
+    rng = np.random.default_rng(seed)
+    collectors = CollectorPool(config, seed)
+    rollout = config.n_steps * config.n_envs
+    next_save = (steps // config.save_every + 1) * config.save_every
+    next_eval = (steps // config.eval_every + 1) * config.eval_every
+    t0 = time.time()
+    try:
+        while steps < config.total_steps:
+            start = time.time()
+            batch = collectors.collect(rollout, numpy_layers(net.actor),
+                                       numpy_layers(net.critic), config.gamma, config.gae_lambda)
+            collected = time.time()
+            stats = update(net, optimizer, batch, config, rng,
+                           actor_learns=steps >= config.critic_warmup_steps)
+            steps += len(batch["act"])
+            state["episodes"] += int(batch["episodes"])
+            now = time.time()
+            state["wall_seconds"] += now - t0
+            t0 = now
+            rate = len(batch["act"]) / (now - start)
+            for key, value in stats.items():
+                writer.add_scalar(f"losses/{key}", value, steps)
+            writer.add_scalar("charts/steps_per_second", rate, steps)
+            writer.add_scalar("charts/collect_share", (collected - start) / (now - start), steps)
+            writer.add_scalar("charts/episodes", state["episodes"], steps)
+            print(f"step {steps:,}/{config.total_steps:,}  {rate:,.0f} steps/s  "
+                  f"{state['episodes']:,} episodes  value loss {stats['value_loss']:.4f}  "
+                  f"entropy {stats['entropy']:.3f}", flush=True)
+            if steps >= next_save or steps >= config.total_steps:
+                next_save = (steps // config.save_every + 1) * config.save_every
+                folder = _save(net, optimizer, run, steps, state)
+                print(f"step {steps:,}: saved {folder.name}", flush=True)
+            if steps >= next_eval:
+                next_eval = (steps // config.eval_every + 1) * config.eval_every
+                _evaluate(net, optimizer, run, steps, state, config, writer)
+                t0 = time.time()  # evaluation time is not training time
+        if state.get("evaluated_at") != steps:
+            _evaluate(net, optimizer, run, steps, state, config, writer)
+    finally:
+        collectors.close()
+        writer.close()
+    return run
+
+
+def _evaluate(net, optimizer, run: Path, steps: int, state: dict, config: Config,
+              writer) -> None:
+    folder = _save(net, optimizer, run, steps, state)
+    result = record_evaluation(folder, steps, run, state, config)
+    for key, value in result.items():
+        writer.add_scalar(f"eval/{key}", value, steps)
+
