@@ -20,7 +20,18 @@ def test_training_benchmarks_run_the_real_trainer(capsys, tmp_path) -> None:
     result = train_speed.main(["--steps", "256", "--envs", "4", "--n-steps", "64",
                                "--repeats", "1", "--json", str(out)])
     assert result["ratio"] > 0 and '"ratio"' in out.read_text()
+    assert result["compact_steps_per_s"] > 0 and result["grouped_ratio"] > 0
     assert "learner steps/s" in capsys.readouterr().out
+
+
+def test_trainer_parity_trains_both_trainers(capsys) -> None:
+    pytest.importorskip("sb3_contrib")
+    from bench import trainer_parity
+
+    results = trainer_parity.main(["--steps", "256", "--games", "2", "--seeds", "0"])
+    assert [r["trainer"] for r in results] == ["sb3", "compact"]
+    assert all(0 <= r["end"]["win_rate"] <= 1 for r in results)
+    assert "untrained ->" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("bench", "args", "lines"), [
