@@ -6,30 +6,55 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
 from .easy import EasyPlayer
+from .expert import DEFAULT_SIMS, ExpertBudgetError, ExpertPlayer
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
 from .panel import PANEL_NAMES, PanelPlayer
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
-AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES
+SEARCH_NAMES = ("expert",)
+AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
+# "expert@SIMS": the expert at another simulation budget, a name the arena can seat.
+_EXPERT_AT = re.compile(r"expert@([0-9]{1,6})")
 
 
 class UnknownAgentError(ValueError):
     """A player name that is neither a known level nor a checkpoint folder."""
 
 
-def make_agent(name: str, seed: int | None = None) -> Player:
-    """A fresh player by level name (random, easy, medium, hard), panel name (see
-    ``byapar_agents.panel``) or from a checkpoint folder.
+def is_expert_name(name: object) -> bool:
+    """Whether ``name`` seats the expert: ``expert`` or ``expert@SIMS``."""
+    return isinstance(name, str) and (name == "expert" or _EXPERT_AT.fullmatch(name) is not None)
 
-    A checkpoint that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
+
+def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
+               sims: int | None = None) -> Player:
+    """A fresh player by level name (random, easy, medium, hard), panel name (see
+    ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget)
+    or from a checkpoint folder.
+
+    ``budget_ms`` or ``sims`` set the expert's budget (default: ``DEFAULT_SIMS`` simulations a
+    decision, reproducible); other players take neither (``ExpertBudgetError``). A checkpoint
+    that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
+    if is_expert_name(name):
+        at = _EXPERT_AT.fullmatch(name)
+        if at is not None:
+            if sims is not None or budget_ms is not None:
+                raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
+                                        "budget_ms with the plain name 'expert'")
+            sims = int(at.group(1))
+        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims)
+    if sims is not None or budget_ms is not None:
+        raise ExpertBudgetError(f"sims and budget_ms set the expert's search budget; {name!r} "
+                                "does not search")
     if name == "random":
         return RandomPlayer(seed)
     if name == "easy":
@@ -43,11 +68,12 @@ def make_agent(name: str, seed: int | None = None) -> Player:
     if Path(name).is_dir():
         return LearnedPlayer(name)
     raise UnknownAgentError(
-        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)} or a checkpoint "
-        "folder")
+        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS "
+        "or a checkpoint folder")
 
 
-__all__ = ["AGENT_NAMES", "CheckpointError", "EasyPlayer", "EnginePlayer", "LearnedPlayer",
+__all__ = ["AGENT_NAMES", "CheckpointError", "DEFAULT_SIMS", "EasyPlayer", "EnginePlayer",
+           "ExpertBudgetError", "ExpertPlayer", "LearnedPlayer", "SEARCH_NAMES", "is_expert_name",
            "NumpyPolicy", "load_checkpoint", "MediumPlayer", "LEVEL_NAMES", "PANEL_NAMES",
            "PanelPlayer", "Player", "PolicyPlayer",
            "RandomPlayer", "UnknownAgentError", "make_agent"]

@@ -31,7 +31,7 @@ from byapar_env.engine import Game, Rules
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from . import AGENT_NAMES, make_agent
+from . import AGENT_NAMES, is_expert_name, make_agent
 from .base import EnginePlayer
 
 # Every game's result is kept until the end (the ratings are fitted over the games in order),
@@ -126,7 +126,9 @@ _LEARNED: dict[str, object] = {}  # checkpoint players are stateless: load each 
 
 
 def _player(kind: str, seed: int):
-    if kind in AGENT_NAMES:
+    # The expert keeps per-game state (its decision seeds): a fresh one per seat and game, at
+    # the simulation budget (DEFAULT_SIMS, or SIMS of expert@SIMS), so runs are reproducible.
+    if kind in AGENT_NAMES or is_expert_name(kind):
         return make_agent(kind, seed=seed)
     if kind not in _LEARNED:
         _LEARNED[kind] = make_agent(kind)

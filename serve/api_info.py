@@ -17,10 +17,10 @@ from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 from . import limits
 from .codec import action_to_json
 from .decide import decide
-from .errors import Conflict
+from .errors import Conflict, InvalidInput
 from .roster import PERSON, Roster
 from .saves import load_game
-from .schemas import DecideIn, DecideOut, ErrorOut
+from .schemas import AnalyseIn, DecideIn, DecideOut, ErrorOut
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -44,7 +44,8 @@ def info_router(roster: Roster, pace_ms: int) -> APIRouter:
     info = {
         "api_version": limits.API_VERSION, "version": __version__,
         "players": {"person": PERSON, "levels": list(roster.levels),
-                    "panel": list(roster.panel), "checkpoints": list(roster.checkpoints),
+                    "panel": list(roster.panel), "search": list(roster.search),
+                    "checkpoints": list(roster.checkpoints),
                     "all": list(roster.names)},
         "pace_ms": pace_ms,
         "defaults": {"rounds": DEFAULT_ROUNDS, "round_presets": list(ROUND_PRESETS),
@@ -54,7 +55,10 @@ def info_router(roster: Roster, pace_ms: int) -> APIRouter:
         "limits": {"max_tables": limits.MAX_TABLES, "max_body_bytes": limits.MAX_BODY_BYTES,
                    "max_name_chars": limits.MAX_NAME_CHARS, "max_rounds": limits.MAX_ROUNDS,
                    "max_starting_cash": limits.MAX_STARTING_CASH,
-                   "max_advance": limits.MAX_ADVANCE, "seats": [2, 6]},
+                   "max_advance": limits.MAX_ADVANCE, "seats": [2, 6],
+                   "max_expert_budget_ms": limits.MAX_EXPERT_BUDGET_MS,
+                   "max_expert_sims": limits.MAX_EXPERT_SIMS,
+                   "max_analyse_rollouts": limits.MAX_ANALYSE_ROLLOUTS},
     }
     board = board_view()
     actions = [{"id": a.id, "kind": a.kind, "arg": a.arg, "name": a.name} for a in ACTIONS]
@@ -87,10 +91,15 @@ def decide_router(roster: Roster) -> APIRouter:
         is stored. ``ms`` is the server's time to read the game and decide."""
         start = time.perf_counter()
         name = roster.check(body.player, "player")
+        if body.budget_ms is not None and name not in roster.search:
+            raise InvalidInput(f"budget_ms is the search budget of {', '.join(roster.search)}; "
+                               f"{name!r} does not search", field="budget_ms")
         game = load_game(body.game, "game")
         if game.is_over:
             raise Conflict("the game is over: there is nothing to decide", field="game")
-        d = decide(roster.make(name), game, body.pre_roll_actions)
+        player = (roster.make(name, budget_ms=body.budget_ms) if body.budget_ms is not None
+                  else roster.make(name))
+        d = decide(player, game, body.pre_roll_actions)
         ms = (time.perf_counter() - start) * 1000.0
         named = ACTIONS[d.id].name if d.id is not None else str(d.action)
         return JSONResponse({
@@ -98,5 +107,24 @@ def decide_router(roster: Roster) -> APIRouter:
             "action": {"id": d.id, "name": named, "text": str(d.action),
                        "engine": action_to_json(d.action)},
             "seat": game.current_player, "player": name, "ms": round(ms, 3)})
+
+    @router.post("/analyse")
+    def analyse_game(body: AnalyseIn) -> Response:
+        """Each seat's chance of winning a saved game by rollouts to the end (95% Wilson
+        intervals), and the expert's candidate actions with their simulated values. Bounded:
+        at most ``max_analyse_rollouts`` rollouts and ``max_expert_sims`` simulations, and
+        the rollouts stop after the server's time limit (``rollouts`` says how many ran).
+        The same seed gives the same figures when every rollout runs."""
+        from byapar_agents.analyse import analyse
+
+        start = time.perf_counter()
+        game = load_game(body.game, "game")
+        if game.is_over:
+            raise Conflict("the game is over: there is nothing to analyse", field="game")
+        result = analyse(game, body.pre_roll_actions, rollouts=body.rollouts,
+                         expert_sims=body.expert_sims, seed=body.seed,
+                         deadline=start + limits.ANALYSE_BUDGET_S)
+        return JSONResponse({"api_version": limits.API_VERSION, **result.to_dict(),
+                             "ms": round((time.perf_counter() - start) * 1000.0, 3)})
 
     return router

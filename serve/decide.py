@@ -87,6 +87,8 @@ def _fallback(legal: list[Action]) -> Action:
 
 def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decision:
     legal = legal_now(game, pre_roll_actions)
+    if hasattr(player, "known_pre_roll"):  # the expert's policy reads the pre-roll count
+        player.known_pre_roll = pre_roll_actions
     action = player.choose(game, game.current_player, legal)
     if not isinstance(action, Action) or permitted(game, action, pre_roll_actions):
         action = _fallback(legal)

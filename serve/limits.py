@@ -19,3 +19,10 @@ ADVANCE_BUDGET_S = 2.0  # and the wall time one advance request may take
 LOCK_WAIT_S = 10.0  # how long a request waits for its table's lock before 503
 MAX_PACE_MS = 10_000
 DEFAULT_PACE_MS = 400
+# The expert searches with the engine at each decision: its work is bounded by these.
+EXPERT_BUDGET_MS = 300.0  # the default time budget of a seated expert's decision
+MAX_EXPERT_BUDGET_MS = 2_000.0  # the most a decide call may ask for (budget_ms)
+MAX_EXPERT_SIMS = 256  # the most simulations a decide or analyse call may ask for
+DEFAULT_ANALYSE_ROLLOUTS = 100
+MAX_ANALYSE_ROLLOUTS = 400  # rollouts to the end for the win chances of one analyse call
+ANALYSE_BUDGET_S = 5.0  # and the wall time they may take (fewer are reported if it runs out)

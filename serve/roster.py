@@ -11,10 +11,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from byapar_agents import LEVEL_NAMES, PANEL_NAMES, LearnedPlayer, UnknownAgentError, make_agent
+from byapar_agents import (
+    LEVEL_NAMES,
+    PANEL_NAMES,
+    SEARCH_NAMES,
+    LearnedPlayer,
+    UnknownAgentError,
+    make_agent,
+)
 
 from .errors import UnknownPlayer
-from .limits import MAX_NAME_CHARS
+from .limits import EXPERT_BUDGET_MS, MAX_NAME_CHARS
 
 PERSON = "person"
 _LEARNED: dict[str, LearnedPlayer] = {}
@@ -38,7 +45,7 @@ class Roster:
     is loaded now, so a bad one stops the server before it serves (``CheckpointError``)."""
 
     def __init__(self, checkpoints: Sequence[str] = ()) -> None:
-        builtin = set(LEVEL_NAMES) | set(PANEL_NAMES)
+        builtin = set(LEVEL_NAMES) | set(PANEL_NAMES) | set(SEARCH_NAMES)
         extra = []
         for name in checkpoints:
             if name in builtin or name in extra:
@@ -52,9 +59,11 @@ class Roster:
             extra.append(name)
         self.levels: tuple[str, ...] = LEVEL_NAMES
         self.panel: tuple[str, ...] = PANEL_NAMES
+        self.search: tuple[str, ...] = SEARCH_NAMES
         self.checkpoints: tuple[str, ...] = tuple(extra)
-        self.names: tuple[str, ...] = self.levels + self.panel + self.checkpoints
+        self.names: tuple[str, ...] = self.levels + self.panel + self.search + self.checkpoints
         learned("hard")  # the first decide call should not pay for loading it
+        make_agent("expert", budget_ms=EXPERT_BUDGET_MS)  # nor the first expert its policy
 
     def check(self, name: object, field: str, person_ok: bool = False) -> str:
         """``name`` if this server offers it, else ``UnknownPlayer`` listing what it offers."""
@@ -68,9 +77,14 @@ class Roster:
         raise UnknownPlayer(f"{field}: unknown player {shown}; known players: "
                             f"{', '.join(allowed)}", field=field, allowed=allowed)
 
-    def make(self, name: str, seed: int | None = None) -> object:
+    def make(self, name: str, seed: int | None = None,
+             budget_ms: float = EXPERT_BUDGET_MS) -> object:
         """A computer player for one seat: a fresh one for hand-written levels (they remember
-        the offers they tried), the shared instance for learned ones."""
+        the offers they tried) and the expert (a time budget here, ``budget_ms`` a decision:
+        a web table waits for it, it need not be reproducible), the shared instance for
+        learned ones."""
         if name == "hard" or name in self.checkpoints:
             return learned(name)
+        if name in self.search:
+            return make_agent(name, seed=seed, budget_ms=budget_ms)
         return make_agent(name, seed=seed)

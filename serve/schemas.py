@@ -10,12 +10,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from byapar_agents.analyse import EXPERT_SIMS
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from byapar_env.driver import PRE_ROLL_CAP
 from byapar_env.engine.board import RULES_FIGURES
 
-from .limits import MAX_ADVANCE, MAX_NAME_CHARS, MAX_SEED
+from .limits import (
+    DEFAULT_ANALYSE_ROLLOUTS,
+    EXPERT_BUDGET_MS,
+    MAX_ADVANCE,
+    MAX_ANALYSE_ROLLOUTS,
+    MAX_EXPERT_BUDGET_MS,
+    MAX_EXPERT_SIMS,
+    MAX_NAME_CHARS,
+    MAX_SEED,
+)
 
 Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
 
@@ -74,6 +84,25 @@ class DecideIn(_In):
         0, ge=0, le=1_000_000,
         description=f"actions the deciding seat already took before rolling this turn; at "
                     f"{PRE_ROLL_CAP} only rolling is left (the environment's cap)")
+    budget_ms: StrictInt | StrictFloat | None = Field(
+        None, gt=0, le=MAX_EXPERT_BUDGET_MS,
+        description=f"the expert's time budget for this decision, milliseconds (default "
+                    f"{EXPERT_BUDGET_MS:.0f}); only for player 'expert'")
+
+
+class AnalyseIn(_In):
+    game: Any = Field(description="the engine's saved game as a JSON object (or its text)")
+    pre_roll_actions: StrictInt = Field(0, ge=0, le=1_000_000,
+                                        description="as for /v1/decide")
+    rollouts: StrictInt = Field(
+        DEFAULT_ANALYSE_ROLLOUTS, ge=1, le=MAX_ANALYSE_ROLLOUTS,
+        description="rollouts to the end for the win chances (fewer are played if the "
+                    "server's time limit for one call runs out; 'rollouts' in the answer "
+                    "says how many)")
+    expert_sims: StrictInt = Field(EXPERT_SIMS, ge=1, le=MAX_EXPERT_SIMS,
+                                   description="the expert's simulations for its choice")
+    seed: StrictInt = Field(0, ge=0, le=MAX_SEED,
+                            description="the seed of the rollouts' dice and cards")
 
 
 class EngineAction(BaseModel):

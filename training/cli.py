@@ -7,6 +7,7 @@
     byapar export RUN --name hard   a training run as a shipped checkpoint
     byapar simulate [options]   seeded games of random legal play
     byapar serve [options]      the web table and the JSON decision API
+    byapar analyse SAVED_GAME   win chances by rollouts and the expert's choice
     byapar --version
 
 Errors are handled once, in ``main``: a bad value (any of the project's typed ``ValueError``
@@ -32,7 +33,7 @@ DISTRIBUTION = "byapar-env"
 
 # What `byapar train`, `exploit` and `export` need beyond the base install, and how to get it:
 # PyTorch first, pinned, so that Stable-Baselines3 does not pull another (much larger) build.
-TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard")
+TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "threadpoolctl")
 TRAIN_INSTALL = "pip install torch==2.13.0, then pip install 'byapar-env[train]'"
 
 
@@ -68,6 +69,8 @@ USER_ERRORS = (
     ("byapar_agents", "UnknownAgentError"),
     ("byapar_agents.network", "CheckpointError"),
     ("byapar_agents.arena", "ArenaError"),
+    ("byapar_agents.expert", "ExpertBudgetError"),
+    ("byapar_agents.analyse", "AnalyseError"),
     ("byapar_training.selfplay", "ConfigError"),
     ("byapar_training.export", "ExportError"),
 )
@@ -307,6 +310,44 @@ def serve_main(argv: list[str]) -> int:
     return serve_main_(argv)
 
 
+def analyse_parser() -> ArgumentParser:
+    from byapar_agents.analyse import DEFAULT_ROLLOUTS, EXPERT_SIMS
+    from byapar_agents.expert import MAX_SIMS
+
+    ap = ArgumentParser(
+        prog="byapar analyse",
+        description="A saved game: each seat's chance of winning by rollouts to the end (95% "
+                    "Wilson intervals), and the expert's candidate actions with their values.")
+    ap.add_argument("saved_game", metavar="SAVED_GAME",
+                    help="the engine's saved game (JSON) or a table save from byapar serve")
+    ap.add_argument("--sims", type=int, default=DEFAULT_ROLLOUTS,
+                    help=f"rollouts to the end for the win chances, from 1 to {MAX_SIMS:,}")
+    ap.add_argument("--expert-sims", type=int, default=EXPERT_SIMS,
+                    help=f"the expert's simulations for the decision under way, from 1 to "
+                         f"{MAX_SIMS:,}")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the seed of every rollout's dice and cards (same seed, same figures)")
+    ap.add_argument("--json", metavar="PATH", default=None,
+                    help="also write the figures as JSON to PATH (default: not written)")
+    return ap
+
+
+def analyse_main(argv: list[str]) -> int:
+    from byapar_agents.analyse import analyse, format_analysis, read_saved_game
+
+    args = analyse_parser().parse_args(argv)
+    if args.json:
+        check_output_path("--json", args.json)
+    game, pre_roll = read_saved_game(args.saved_game)
+    result = analyse(game, pre_roll, rollouts=args.sims, expert_sims=args.expert_sims,
+                     seed=args.seed)
+    print(format_analysis(result, game))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result.to_dict(), f, indent=2)
+    return 0
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "arena": ("computer players against each other (the main job)", arena_main),
     "train": ("self-play training of the hard player (needs the train extra)", train_main),
@@ -317,6 +358,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "export": ("export a training run as a shipped checkpoint", export_main),
     "simulate": ("seeded games of random legal play", simulate_main),
     "serve": ("the web table and the JSON decision API (needs the serve extra)", serve_main),
+    "analyse": ("a saved game: win chances by rollouts and the expert's choice", analyse_main),
 }
 
 # What Ctrl-C leaves behind, where that matters.

@@ -1,0 +1,404 @@
+"""The expert: the hard player's judgement, checked by search with the real engine.
+
+    make_agent("expert")                  # 24 simulations a decision: reproducible (the default)
+    make_agent("expert", sims=128)        # more simulations, still reproducible
+    make_agent("expert", budget_ms=300)   # a time budget: as many as fit (``byapar serve``)
+
+**What is searched.** At each decision with a real choice (buying or declining, bids, trade
+offers it makes and answers it gives, building, selling and mortgaging, leaving jail, rolling)
+the expert lists a few candidate actions and plays each forward on clones of the game:
+
+- the learned hard policy's choice (a trade offer composed step by step by the policy, as in the
+  environment), and its next most likely actions while their prior is at least ``PRIOR_FLOOR``,
+  ``TOP_K`` in all: the prior prunes a choice of up to 180 ids to the few worth simulating;
+- the rollout player's own choice in this position (``ROLLOUT_PLAYER``, the medium player),
+  which brings the concrete trade offers and bids a hand-written player would make.
+
+A decision with a single candidate (rolling with nothing else worth doing, a forced sale) is
+answered at once, without a simulation.
+
+**How values are estimated.** ``agents.search``: each simulation clones the game, gives it fresh
+dice and reshuffled decks from a per-simulation seed, takes the candidate and lets the medium
+player play every seat, the expert's own later moves included, for ``horizon_rounds`` rounds
+(3) or to the game's end if that comes first. The score is the expert's share of the win at the
+end, else its share of all seats' position value at the horizon. Simulation ``k`` of every
+candidate uses the same seed (common random numbers), so candidates are compared on the same
+luck. The medium player plays the rollouts, not the learned policy, because it is the cheaper
+of the two (about 25 us a decision on the engine against about 70 us for the network's forward
+pass and observation), so a budget buys three times the simulations; and it plays at the
+engine level, trade offers and bids of any amount included. The learned policy's strength
+enters as the prior and as the default choice.
+
+**What the choice is.** The candidate with the best mean score, but only if it beats the policy's
+choice by more than ``EDGE_Z`` (2) standard errors of their paired difference and by at least
+``MIN_EDGE`` (a fifth of a point of share), over at least ``MIN_PAIRS`` (6) pairs: on a tie,
+or on a difference the simulations cannot tell from noise, the expert plays the policy's
+choice, so the search never overrules the policy without evidence.
+
+**What the budget buys.** ``sims``: simulations per decision in all, spread evenly over the
+candidates in rounds (one simulation per candidate per round; at least one round). The same
+seed then gives the same game: the arena and the gauntlet use this form (``DEFAULT_SIMS``).
+``budget_ms``: rounds are played while the next one is expected to fit in the budget (from the
+measured time of the rounds so far), so a decision takes the budget or less; a serve-side form,
+not reproducible, since the number of rounds depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from byapar_env.action_table import (
+    ACTIONS,
+    ROLL_ID,
+    SUBMIT_ID,
+    TRADE_MONEY_IDS,
+    DraftChoices,
+    TradeDraft,
+    draft_mask,
+    engine_action,
+    legal_ids,
+)
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
+
+from .base import EnginePlayer
+from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from .network import NumpyPolicy
+from .search import DEFAULT_HORIZON_ROUNDS, ROLLOUT_PLAYER, Rollouts, paired_edge, search_root
+
+DEFAULT_SIMS = 24  # the arena's and gauntlet's budget: reproducible
+DEFAULT_BUDGET_MS = 300.0  # the serve budget
+MAX_SIMS = 100_000
+MAX_BUDGET_MS = 600_000.0  # ten minutes a decision: anything more is a typo
+MAX_HORIZON_ROUNDS = 200
+TOP_K = 3  # the policy's most likely ids simulated (its choice among them)
+PRIOR_FLOOR = 0.05  # an id less likely than this under the policy is not simulated
+# What it takes to overrule the policy: an edge over its choice of two standard errors of the
+# paired difference, and of at least a fifth of a point of share. With about a dozen pairs of
+# simulations a looser test switches on noise, at dozens of decisions a game; and the smallest
+# steady edges (a tenth of a point: mortgaging a spare place or not) are not worth a departure
+# from the policy.
+EDGE_Z = 2.0
+MIN_EDGE = 0.002
+# ...and at least this many paired simulations: from fewer the standard error is itself too
+# rough for a two-error test (at 8 simulations a decision the expert then plays the policy).
+# The default budget gives every candidate at least this many (24 over at most 4 candidates).
+MIN_PAIRS = 6
+# An action that undoes one the expert took earlier in the same turn is not a candidate: the
+# policy can fall into mortgaging and paying off one place over and over before rolling (each
+# pay-off costs 10% interest), and such a pair never gains anything within a turn.
+_UNDOES = {ActionKind.MORTGAGE: ActionKind.UNMORTGAGE, ActionKind.UNMORTGAGE: ActionKind.MORTGAGE,
+           ActionKind.BUILD: ActionKind.SELL_BUILDING,
+           ActionKind.SELL_BUILDING: ActionKind.BUILD}
+_TRADE_START = "trade_start"
+
+
+class ExpertBudgetError(ValueError):
+    """A search budget that cannot be used; the message says what is allowed."""
+
+
+def check_budget(sims: object, budget_ms: object, horizon_rounds: object = DEFAULT_HORIZON_ROUNDS
+                 ) -> None:
+    """``ExpertBudgetError`` unless the budget is one of: ``sims`` a whole number from 1 to
+    MAX_SIMS, or ``budget_ms`` a number of milliseconds above 0 up to MAX_BUDGET_MS (not
+    both); and ``horizon_rounds`` a whole number from 1 to MAX_HORIZON_ROUNDS."""
+    if sims is not None and budget_ms is not None:
+        raise ExpertBudgetError("give the expert's budget as sims (simulations a decision, "
+                                "reproducible) or budget_ms (milliseconds a decision), not both")
+    if sims is not None and (type(sims) is not int or not 1 <= sims <= MAX_SIMS):
+        raise ExpertBudgetError(f"sims must be a whole number of simulations a decision from 1 "
+                                f"to {MAX_SIMS:,}, got {sims!r:.40}")
+    if budget_ms is not None:
+        ok = (isinstance(budget_ms, (int, float)) and not isinstance(budget_ms, bool)
+              and math.isfinite(budget_ms) and 0 < budget_ms <= MAX_BUDGET_MS)
+        if not ok:
+            raise ExpertBudgetError(f"budget_ms must be a number of milliseconds a decision "
+                                    f"above 0 and at most {MAX_BUDGET_MS:,.0f}, "
+                                    f"got {budget_ms!r:.40}")
+    if type(horizon_rounds) is not int or not 1 <= horizon_rounds <= MAX_HORIZON_ROUNDS:
+        raise ExpertBudgetError(f"horizon_rounds must be a whole number of rounds from 1 to "
+                                f"{MAX_HORIZON_ROUNDS}, got {horizon_rounds!r:.40}")
+
+
+_POLICIES: dict[Path, LearnedPlayer] = {}
+
+
+def _learned(folder: Path) -> LearnedPlayer:
+    """One loaded checkpoint per process: the arena makes a fresh expert for every game."""
+    player = _POLICIES.get(folder)
+    if player is None:
+        player = _POLICIES[folder] = LearnedPlayer(folder, name="hard")
+    return player
+
+
+@dataclass
+class Candidate:
+    """An action the expert simulated, why, and what the simulations made of it."""
+
+    action: Action
+    prior: float  # the policy's probability of the id carrying it out (0 for none)
+    source: str  # "policy" (its choice), "prior" (next most likely) or "rollout player"
+    scores: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float | None:
+        return sum(self.scores) / len(self.scores) if self.scores else None
+
+
+@dataclass
+class Evaluation:
+    """One decision: the candidates with their simulated scores, and the one chosen."""
+
+    seat: int
+    candidates: list[Candidate]
+    choice: int  # index into candidates
+    sims: int  # simulations played in all
+    seconds: float
+
+    @property
+    def action(self) -> Action:
+        return self.candidates[self.choice].action
+
+
+def pick(scores: list[list[float]], policy_index: int, z: float = EDGE_Z,
+         min_edge: float = MIN_EDGE, min_pairs: int = MIN_PAIRS) -> int:
+    """The candidate to play: the best mean if it beats the policy's choice (``policy_index``)
+    by more than ``z`` standard errors of the paired difference and by more than ``min_edge``,
+    over at least ``min_pairs`` paired simulations; the policy's choice otherwise (on any tie
+    in particular)."""
+    means = [sum(s) / len(s) if s else -math.inf for s in scores]
+    best = max(range(len(scores)), key=lambda i: (means[i], i == policy_index))
+    if best == policy_index:
+        return policy_index
+    if min(len(scores[best]), len(scores[policy_index])) < min_pairs:
+        return policy_index
+    edge, se = paired_edge(scores[best], scores[policy_index])
+    return best if edge > max(min_edge, z * se) else policy_index
+
+
+class ExpertPlayer(EnginePlayer):
+    """Search over a few candidate actions with the real engine; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, budget_ms: float | None = None,
+                 sims: int | None = None, horizon_rounds: int = DEFAULT_HORIZON_ROUNDS,
+                 checkpoint: str | Path = DEFAULT_CHECKPOINT) -> None:
+        check_budget(sims, budget_ms, horizon_rounds)
+        super().__init__()
+        self.sims = sims if budget_ms is None and sims is not None else (
+            DEFAULT_SIMS if budget_ms is None else None)
+        self.budget_ms = budget_ms
+        self.horizon_rounds = horizon_rounds
+        self.learned = _learned(Path(checkpoint))
+        self.last: Evaluation | None = None
+        # The actions already taken before rolling this turn, when the caller knows them (the
+        # environment, a server); otherwise the player counts its own.
+        self.known_pre_roll: int | None = None
+        self._rollout_s = 0.0  # running mean time of one simulation, for the time budget
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the decision seeds start again from ``seed``; the rollout player's
+        own memory of offers tried is forgotten."""
+        super().reset(seed)
+        self._rng = random.Random(seed)
+        self._adviser = ROLLOUT_PLAYER()
+        self._adviser.reset(seed)
+        self._turn_key = -1
+        self._pre_roll = 0
+        self._no_undo: set[Action] = set()  # this turn's actions' reverses
+
+    # ------------------------------------------------------------------ playing
+    def act(self, env: raw_env, seat: int) -> int:
+        # Through the environment the pre-roll count is the environment's own.
+        self.known_pre_roll = env.pre_roll_actions
+        try:
+            return super().act(env, seat)
+        finally:
+            self.known_pre_roll = None
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        pre_roll = self._pre_roll_now(game)
+        if len(legal) == 1 and not (game.phase == Phase.PRE_ROLL and pre_roll < PRE_ROLL_CAP
+                                    and game.can_offer_trade()):
+            self.last = None
+            action = legal[0]  # forced: nothing to search
+        else:
+            same_turn = self._turn_key == game.turn_count and game.phase == Phase.PRE_ROLL
+            avoid = self._no_undo if same_turn else set()
+            self.last = self.evaluate(game, pre_roll, self._rng.getrandbits(62), avoid)
+            action = self.last.action
+        self._count(game, action)
+        return action
+
+    def _pre_roll_now(self, game: Game) -> int:
+        if self.known_pre_roll is not None:
+            return self.known_pre_roll
+        return self._pre_roll if self._turn_key == game.turn_count else 0
+
+    def _count(self, game: Game, action: Action) -> None:
+        """Keep this turn's pre-roll count (on engine tables nobody else tells the player)."""
+        if game.phase != Phase.PRE_ROLL:
+            return
+        if self._turn_key != game.turn_count:
+            self._turn_key, self._pre_roll = game.turn_count, 0
+            self._no_undo = set()
+        reverse = _UNDOES.get(action.kind)
+        if reverse is not None:
+            self._no_undo.add(action._replace(kind=reverse))
+        if action.kind == ActionKind.OFFER_TRADE:
+            self._pre_roll += 2 + len(action.give) + len(action.take) + (action.amount != 0)
+        else:
+            self._pre_roll += 1
+
+    # ------------------------------------------------------------------ searching
+    def evaluate(self, game: Game, pre_roll_actions: int = 0, seed: int = 0,
+                 avoid: set[Action] | frozenset[Action] = frozenset()) -> Evaluation:
+        """Candidates for the seat that must decide in ``game`` (left unchanged; none of
+        ``avoid``), each scored by simulations seeded from ``seed``, and the choice."""
+        start = time.perf_counter()
+        seat = game.current_player
+        candidates, policy_index = self.candidates(game, pre_roll_actions, avoid)
+        sims = 0
+        if len(candidates) > 1:
+            sims = self._simulate(game, seat, candidates, pre_roll_actions, seed, start)
+            choice = pick([c.scores for c in candidates], policy_index)
+        else:
+            choice = policy_index
+        return Evaluation(seat, candidates, choice, sims, time.perf_counter() - start)
+
+    def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
+                  pre_roll_actions: int, seed: int, start: float) -> int:
+        rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds)
+        seeds = random.Random(seed)
+        per_round = len(candidates)
+        if self.sims is not None:
+            rounds = max(1, self.sims // per_round)
+            deadline = math.inf
+        else:
+            rounds = max(1, MAX_SIMS // per_round)
+            deadline = start + self.budget_ms / 1000.0
+        played = 0
+        for _ in range(rounds):
+            now = time.perf_counter()
+            # Time budget: stop when the next round is not expected to fit.
+            if now + per_round * self._rollout_s > deadline:
+                break
+            s = seeds.getrandbits(62)
+            for c in candidates:
+                c.scores.append(rollouts.run(c.action, s))
+            played += per_round
+            took = (time.perf_counter() - now) / per_round
+            self._rollout_s = took if self._rollout_s == 0 else 0.8 * self._rollout_s + 0.2 * took
+        return played
+
+    def policy(self, game: Game) -> NumpyPolicy:
+        return self.learned.policy_for(game.num_players)
+
+    def candidates(self, game: Game, pre_roll_actions: int = 0,
+                   avoid: set[Action] | frozenset[Action] = frozenset()
+                   ) -> tuple[list[Candidate], int]:
+        """The actions worth simulating (none of ``avoid``), and the index of the policy's
+        choice among them (the policy's most likely id that is not avoided)."""
+        seat = game.current_player
+        policy = self.policy(game)
+        capped = game.phase == Phase.PRE_ROLL and pre_roll_actions >= PRE_ROLL_CAP
+        ids = legal_ids(game, None, TRADE_STEP_CAP, capped)
+        obs = encode(game, seat, np.empty(OBSERVATION_SIZE, np.float32), None,
+                     pre_roll_actions, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        mask = np.zeros(len(ACTIONS), np.int8)
+        mask[ids] = 1
+        probs = policy.probabilities(obs, mask)
+        order = sorted(ids, key=lambda i: (-probs[i], i))
+        out: list[Candidate] = []
+
+        def add(action: Action | None, prior: float, source: str) -> bool:
+            if action is None or action in avoid or any(c.action == action for c in out):
+                return False
+            out.append(Candidate(action, prior, source))
+            return True
+
+        # The policy's own choice first; a trade offer it would compose, if it starts one.
+        for i in order:
+            if ACTIONS[i].kind != _TRADE_START:
+                if add(engine_action(game, i), float(probs[i]), "policy"):
+                    break
+            else:
+                offer = policy_offer(policy, game, seat, i, pre_roll_actions)
+                # None: the policy would cancel the draft, and its next choice stands.
+                if offer is not None and add(offer, float(probs[i]), "policy"):
+                    break
+        if not out:  # everything the policy would do is avoided: roll (always legal then)
+            out.append(Candidate(engine_action(game, ROLL_ID), float(probs[ROLL_ID]), "policy"))
+        for i in order[:TOP_K]:
+            if probs[i] < PRIOR_FLOOR or ACTIONS[i].kind == _TRADE_START:
+                continue
+            add(engine_action(game, i), float(probs[i]), "prior")
+        if not capped:
+            advice = self._adviser.choose(game, seat, game.legal_actions())
+            if _playable(game, advice):
+                add(advice, _prior_of(game, advice, probs), "rollout player")
+        return out, 0
+
+
+def _playable(game: Game, action: object) -> bool:
+    """Whether a suggested action can be taken as the environment would: legal now, and an
+    offer's money one of the table's trade amounts."""
+    if not isinstance(action, Action):
+        return False
+    if action.kind == ActionKind.OFFER_TRADE:
+        return game.trade_error(action) is None and action.amount in TRADE_MONEY_IDS
+    return game.is_legal(action)
+
+
+def _prior_of(game: Game, action: Action, probs: np.ndarray) -> float:
+    from byapar_env.action_table import fixed_action_id
+
+    if action.kind in (ActionKind.OFFER_TRADE, ActionKind.BID):
+        return 0.0
+    i = fixed_action_id(action)
+    return float(probs[i]) if i >= 0 else 0.0
+
+
+def policy_offer(policy: NumpyPolicy, game: Game, seat: int, start_id: int,
+                 pre_roll_actions: int) -> Action | None:
+    """The trade offer the policy composes after choosing ``start_id``, step by step as in the
+    environment (its most likely step each time), or None if it would cancel it or run into the
+    pre-roll cap."""
+    target = (seat + ACTIONS[start_id].arg) % game.num_players
+    draft = TradeDraft(target)
+    choices = DraftChoices(game, target)
+    base = encode(game, seat, np.empty(OBSERVATION_SIZE, np.float32))
+    steps = pre_roll_actions + 1
+    for _ in range(TRADE_STEP_CAP + 2):
+        if steps >= PRE_ROLL_CAP:
+            return None
+        mask = np.frombuffer(bytes(draft_mask(draft, TRADE_STEP_CAP, choices)), np.int8)
+        obs = encode_env_part(base.copy(), game, seat, draft, steps, PRE_ROLL_CAP,
+                              TRADE_STEP_CAP)
+        i = policy.act(obs, mask)
+        spec = ACTIONS[i]
+        if i == SUBMIT_ID:
+            offer = draft.offer()
+            ok = game.trade_error(offer) is None and offer.amount in TRADE_MONEY_IDS
+            return offer if ok else None
+        if spec.kind == "trade_toggle":
+            side = draft.give if game.owner[spec.arg] == seat else draft.take
+            side.symmetric_difference_update((spec.arg,))
+            draft.steps += 1
+        elif spec.kind == "trade_money":
+            draft.amount = spec.arg
+            draft.steps += 1
+        else:
+            return None  # cancel
+        steps += 1
+    return None

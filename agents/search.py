@@ -1,0 +1,117 @@
+"""Rollouts with the real engine: how good an action is, judged by playing the game on from it.
+
+A rollout clones the game, takes one action for the deciding seat, and plays on with a fast
+hand-written player (``ROLLOUT_PLAYER``, the medium player) in every seat, the searching seat's
+later moves included, until a horizon (``horizon_rounds`` rounds on) or the game's end,
+whichever comes first. Its score for the searching seat is:
+
+- at the game's end, the seat's share of the win (1, 1/k for a k-way shared win, or 0);
+- at the horizon, the seat's share of the position value of every seat still in
+  (``valuation.position_value``: cash, places at their net-worth value and the rent they should
+  bring over the rounds left), a number from 0 to 1 like the win share.
+
+Chance comes from the clone's own generator, seeded per rollout (``chance_game``): fresh dice,
+and the card decks reshuffled, so the search never reads the real game's future dice or its
+deck order (which no player at the table could know). Rollout ``k`` of every candidate action
+uses the same seed: common random numbers, so two candidates meet the same dice and cards for
+as long as their games stay alike, and their difference is the action's, not the luck's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from byapar_env.driver import SeatDriver
+from byapar_env.engine import Action, Game
+from byapar_env.valuation import position_value
+
+from .medium import MediumPlayer
+
+ROLLOUT_PLAYER = MediumPlayer
+DEFAULT_HORIZON_ROUNDS = 3
+_NO_CAP = 10**9  # a rollout stops at its horizon, never at the driver's decision cap
+
+
+def chance_game(root: Game, seed: int) -> Game:
+    """A clone of ``root`` whose chance is drawn from ``seed``: a fresh dice generator, every
+    deck reshuffled, no forced dice. The same seed gives the same dice and cards."""
+    game = root.clone()
+    rng = random.Random(seed)
+    game.rng = rng
+    game.forced_dice = []
+    for deck in sorted(game.decks):
+        cards = list(game.decks[deck])
+        rng.shuffle(cards)
+        game.decks[deck] = cards
+    return game
+
+
+def search_root(game: Game) -> Game:
+    """The game every rollout of a decision clones: ``game`` without its log, so that each
+    rollout's clone does not copy a long game's text."""
+    root = game.clone()
+    root.log = []
+    return root
+
+
+def score(game: Game, seat: int) -> float:
+    """The seat's share of the win once the game is over, else of the position value of the
+    seats still in (both from 0 to 1)."""
+    if game.is_over:
+        return 1.0 / len(game.winners) if seat in game.winners else 0.0
+    if game.bankrupt[seat]:
+        return 0.0
+    values = [max(0.0, position_value(game, s)) for s in game.active_seats()]
+    total = sum(values)
+    return position_value(game, seat) / total if total > 0 else 0.0
+
+
+class Rollouts:
+    """Plays rollouts from one root for one seat. The rollout players are made once and reset
+    before each rollout (they remember the offers they tried)."""
+
+    def __init__(self, root: Game, seat: int, pre_roll_actions: int = 0,
+                 horizon_rounds: int = DEFAULT_HORIZON_ROUNDS) -> None:
+        self.root = root
+        self.seat = seat
+        self.pre_roll_actions = pre_roll_actions
+        self.horizon_rounds = horizon_rounds
+        self.players = [ROLLOUT_PLAYER() for _ in range(root.num_players)]
+
+    def run(self, first: Action | None, seed: int) -> float:
+        """Take ``first`` (None: let the rollout player decide now too) and play on; the
+        searching seat's score."""
+        game = chance_game(self.root, seed)
+        driver = SeatDriver.for_game(game, max_decisions=_NO_CAP)
+        # The actions already taken before rolling this turn count toward the table's cap.
+        driver.pre_roll_actions = self.pre_roll_actions
+        players = self.players
+        for s, player in enumerate(players):
+            player.reset(seed + s)
+        if first is not None and not game.is_over:
+            driver.take_engine(first)
+        stop = game.round + self.horizon_rounds
+        while game.round < stop and (legal := driver.engine_choices()):
+            seat = game.current_player
+            driver.take_engine(players[seat].choose(game, seat, legal))
+        return score(game, self.seat)
+
+
+def rollout_seeds(seed: int) -> random.Random:
+    """The generator of one decision's rollout seeds: the k-th seed it gives is rollout k's,
+    for every candidate (common random numbers)."""
+    return random.Random(seed)
+
+
+def paired_edge(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean of ``a - b`` over paired rollouts and its standard error (0 with one pair)."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, 0.0
+    diffs = [a[i] - b[i] for i in range(n)]
+    mean = sum(diffs) / n
+    if n == 1:
+        return mean, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
