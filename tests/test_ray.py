@@ -154,6 +154,26 @@ def test_tiny_ray_training_run_completes_and_resumes(ray_instance, tmp_path, cap
     assert json.loads((run_dir / "state.json").read_text())["steps"] == 384
 
 
+def test_tiny_compact_training_on_ray_completes_and_resumes(ray_instance, tmp_path,
+                                                            capsys) -> None:
+    pytest.importorskip("torch")
+    run_dir = tmp_path / "run"
+    common = ["train", "--trainer", "compact", "--run-dir", str(run_dir), "--backend", "ray",
+              "--num-workers", "2", "--n-envs", "4", "--n-steps", "32", "--batch-size", "64",
+              "--imitation-games", "0", "--save-every", "128", "--eval-every", "100000",
+              "--eval-games", "1", "--eval-tables", "random:1", "--table-sizes", "2,3",
+              "--league", "medium", "--latest-share", "0.5"]
+    code, out, err = run([*common, "--total-steps", "256"], capsys)
+    assert code == 0, err
+    assert json.loads((run_dir / "state.json").read_text())["steps"] == 256
+    config = json.loads((run_dir / "config.json").read_text())
+    assert (config["trainer"], config["backend"], config["n_workers"]) == ("compact", "ray", 2)
+    code, out, err = run([*common, "--total-steps", "384"], capsys)
+    assert code == 0, err
+    assert f"resuming from {run_dir / 'latest.pt'} at step 256" in out
+    assert json.loads((run_dir / "state.json").read_text())["steps"] == 384
+
+
 def test_gauntlet_on_ray_matches_the_local_gauntlet(ray_instance) -> None:
     from byapar_agents.gauntlet import GauntletConfig, run_gauntlet
 

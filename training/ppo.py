@@ -12,8 +12,9 @@ trainers are comparable (``tests/test_ppo.py`` checks both reach the same level 
 
 Read top to bottom:
 1. ``ActorCritic``: separate tanh MLPs for the policy and the value (the hard player's shape);
-2. ``CollectorPool``: the collectors (``training/rollout.py``) in this process or in
-   ``n_workers`` processes, each with its own share of ``n_envs`` games and its own opponents;
+2. ``CollectorPool``: the collectors (``training/rollout.py``) in this process, in
+   ``n_workers`` processes or in ``n_workers`` Ray actors (``--backend ray``, on a local Ray
+   instance or a cluster), each with its own share of ``n_envs`` games and its own opponents;
 3. ``update``: PPO epochs over one rollout;
 4. ``train``: warm start, then collect, update, snapshot, save, evaluate, log, until the
    budget is spent. The run folder is the SB3 trainer's (state.json, pool/, eval.csv, league/,
@@ -27,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import random
 import signal
 import time
@@ -152,15 +154,42 @@ def _worker(conn, config: Config, worker: int, n_tables: int, seed: int) -> None
     conn.close()
 
 
+class RemoteCollector:
+    """A collector in a Ray actor (``--backend ray``): on a cluster, every machine needs this
+    project and the run folder at the same path (the snapshots are read from there)."""
+
+    def __init__(self, config: Config, worker: int, n_tables: int, seed: int, cwd: str) -> None:
+        with contextlib.suppress(OSError):
+            os.chdir(cwd)  # relative run folders and checkpoint paths, as on the driver
+        self.collector = make_collector(config, worker, n_tables, seed)
+
+    def collect(self, *args) -> dict[str, np.ndarray]:
+        return self.collector.collect(*args)
+
+    def close(self) -> None:
+        self.collector.close()
+
+
 class CollectorPool:
-    """``n_workers`` collectors sharing ``n_envs`` games; one rollout is split between them."""
+    """``n_workers`` collectors sharing ``n_envs`` games; one rollout is split between them.
+    They run in this process (one worker), in worker processes, or in Ray actors."""
 
     def __init__(self, config: Config, seed: int) -> None:
         workers = max(1, min(config.n_workers, config.n_envs))
         shares = [config.n_envs // workers + (i < config.n_envs % workers)
                   for i in range(workers)]
         self.local = None
-        self.conns, self.procs = [], []
+        self.conns, self.procs, self.actors = [], [], []
+        self._ray, self._ray_started = None, False
+        if config.backend == "ray":
+            from byapar_agents.arena_ray import connect, import_ray
+
+            self._ray = ray = import_ray()
+            self._ray_started = connect(config.address or None, workers)
+            actor = ray.remote(num_cpus=1)(RemoteCollector)
+            self.actors = [actor.remote(config, i, share, seed + 7919 * i, os.getcwd())
+                           for i, share in enumerate(shares)]
+            return
         if workers == 1:
             self.local = make_collector(config, 0, shares[0], seed)
             return
@@ -181,17 +210,29 @@ class CollectorPool:
                 lam: float) -> dict[str, np.ndarray]:
         if self.local is not None:
             return self.local.collect(n_samples, actor, critic, gamma, lam)
-        k = len(self.conns)
+        k = len(self.conns) or len(self.actors)
         parts = [n_samples // k + (i < n_samples % k) for i in range(k)]
-        for conn, part in zip(self.conns, parts, strict=True):
-            conn.send(("collect", part, actor, critic, gamma, lam))
-        results = [conn.recv() for conn in self.conns]
+        if self.actors:
+            results = self._ray.get([a.collect.remote(part, actor, critic, gamma, lam)
+                                     for a, part in zip(self.actors, parts, strict=True)])
+        else:
+            for conn, part in zip(self.conns, parts, strict=True):
+                conn.send(("collect", part, actor, critic, gamma, lam))
+            results = [conn.recv() for conn in self.conns]
         return {key: (np.sum([r[key] for r in results]) if key == "episodes"
                       else np.concatenate([r[key] for r in results])) for key in results[0]}
 
     def close(self) -> None:
         if self.local is not None:
             self.local.close()
+        if self.actors:
+            ray = self._ray
+            ray.get([a.close.remote() for a in self.actors])
+            for a in self.actors:
+                ray.kill(a)
+            self.actors = []
+            if self._ray_started:
+                ray.shutdown()
         for conn in self.conns:
             with contextlib.suppress(BrokenPipeError, OSError):
                 conn.send(("close",))

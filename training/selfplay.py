@@ -652,9 +652,6 @@ def check_config(config: Config) -> None:
     _whole("--n-workers", workers, 1)
     if config.trainer not in ("sb3", "compact"):
         raise ConfigError(f"--trainer must be sb3 or compact, got {config.trainer!r}")
-    if config.trainer == "compact" and config.backend != "local":
-        raise ConfigError("--trainer compact runs its games in local processes: it needs "
-                          "--backend local (use --trainer sb3 for Ray)")
     if config.backend not in ("local", "ray"):
         raise ConfigError(f"--backend must be local or ray, got {config.backend!r}")
     if config.address and config.backend != "ray":
