@@ -159,7 +159,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     for s, player in enumerate(players):
         if hasattr(player, "reset"):
             player.reset(seed + s)
-    if all(isinstance(p, EnginePlayer) for p in players):
+    if all(isinstance(p, EnginePlayer) and p.engine_tables for p in players):
         return _play_on_engine(config, index, kinds, players, seed)
     env = raw_env(num_players=n, rounds=config.rounds, starting_cash=config.starting_cash,
                   auctions=config.auctions, max_decisions=_NO_CAP)

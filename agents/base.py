@@ -32,6 +32,10 @@ class EnginePlayer:
     """Base of the hand-written players. Subclasses implement ``choose``."""
 
     name = "engine"
+    # Whether the arena may seat this player on an engine table (``arena._play_on_engine``),
+    # where its choice is taken as one engine action: a player that composes trade drafts step
+    # by step through the environment (the expert, following the policy) says no.
+    engine_tables = True
 
     def __init__(self) -> None:
         self._steps: list[int] = []

@@ -17,6 +17,18 @@ the expert lists a few candidate actions and plays each forward on clones of the
 A decision with a single candidate (rolling with nothing else worth doing, a forced sale) is
 answered at once, without a simulation.
 
+**The policy's choice is the hard player's.** Through the environment (``act``), when the
+policy's choice stands and it is to start a trade draft, the expert takes the start id and the
+policy composes the draft live, step by step, to its submit or cancel, as the hard player does:
+the order of its steps and their count toward the pre-roll cap are the hard player's. A draft
+the policy would cancel is started too (the search simulates the policy's next choice in its
+place: a cancelled draft changes nothing in the game). The one deliberate difference is
+``_UNDOES`` below. So with the search silent (fewer than ``MIN_PAIRS`` paired simulations:
+``expert@8`` or fewer), the expert plays the hard player's game decision for decision
+(``tests/test_expert.py`` checks it); the arena seats it on environment tables for that reason
+(``engine_tables``). Called at the engine level (``choose``: ``byapar serve``, ``analyse``), it
+answers with the finished offer, which an engine table composes in its own order.
+
 **How values are estimated.** ``agents.search``: each simulation clones the game, gives it fresh
 dice and reshuffled decks from a per-simulation seed, takes the candidate and lets the medium
 player play every seat, the expert's own later moves included, for ``horizon_rounds`` rounds
@@ -147,6 +159,11 @@ class Candidate:
     prior: float  # the policy's probability of the id carrying it out (0 for none)
     source: str  # "policy" (its choice), "prior" (next most likely) or "rollout player"
     scores: list[float] = field(default_factory=list)
+    # The policy's choice when it is to start a trade draft: the start id. Through the
+    # environment the expert then takes that id and lets the policy compose the draft step by
+    # step, as the hard player does (``action`` is the offer it composes, or, for a draft it
+    # would cancel, its next choice, which is what the search simulates).
+    start_id: int | None = None
 
     @property
     def mean(self) -> float | None:
@@ -188,6 +205,11 @@ class ExpertPlayer(EnginePlayer):
     """Search over a few candidate actions with the real engine; see the module docstring."""
 
     name = "expert"
+    # Through the environment the policy composes its trade drafts step by step (``act``), as
+    # the hard player does; an engine table could only take the finished offer, composed in
+    # another order, with other steps counted toward the pre-roll cap, and not a draft the
+    # policy cancels: the arena seats the expert on environment tables.
+    engine_tables = False
 
     def __init__(self, seed: int | None = None, budget_ms: float | None = None,
                  sims: int | None = None, horizon_rounds: int = DEFAULT_HORIZON_ROUNDS,
@@ -216,15 +238,40 @@ class ExpertPlayer(EnginePlayer):
         self._turn_key = -1
         self._pre_roll = 0
         self._no_undo: set[Action] = set()  # this turn's actions' reverses
+        self._following = False  # the policy composes the draft open in the environment
 
     # ------------------------------------------------------------------ playing
     def act(self, env: raw_env, seat: int) -> int:
-        # Through the environment the pre-roll count is the environment's own.
+        """Through the environment: as ``EnginePlayer.act``, but the pre-roll count is the
+        environment's own, and when the policy's choice stands and is to start a trade draft,
+        the start id is taken and the policy composes the draft live, step by step (submit or
+        cancel), exactly as the hard player does; so with the search silent the expert plays
+        the hard player's game, decision for decision."""
+        if env.draft is not None and self._following:
+            obs = env.observe(env.possible_agents[seat])
+            return self.policy(env.game).act(obs["observation"], obs["action_mask"])
+        self._following = False
         self.known_pre_roll = env.pre_roll_actions
+        turn, undo = self._turn_key, set(self._no_undo)
         try:
-            return super().act(env, seat)
+            i = super().act(env, seat)
         finally:
             self.known_pre_roll = None
+        last = self.last
+        if env.draft is None and last is not None:
+            chosen = last.candidates[last.choice]
+            if chosen.start_id is not None and chosen.start_id in env.legal_action_ids():
+                self._steps = []
+                self._following = True
+                # A draft the policy will cancel stood for its next choice, which is not taken
+                # now: its reverse is no action to avoid.
+                reverse = _UNDOES.get(chosen.action.kind)
+                if reverse is not None:
+                    back = chosen.action._replace(kind=reverse)
+                    if self._turn_key != turn or back not in undo:
+                        self._no_undo.discard(back)
+                return chosen.start_id
+        return i
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         pre_roll = self._pre_roll_now(game)
@@ -321,22 +368,32 @@ class ExpertPlayer(EnginePlayer):
         order = sorted(ids, key=lambda i: (-probs[i], i))
         out: list[Candidate] = []
 
-        def add(action: Action | None, prior: float, source: str) -> bool:
+        def add(action: Action | None, prior: float, source: str,
+                start_id: int | None = None) -> bool:
             if action is None or action in avoid or any(c.action == action for c in out):
                 return False
-            out.append(Candidate(action, prior, source))
+            out.append(Candidate(action, prior, source, start_id=start_id))
             return True
 
         # The policy's own choice first; a trade offer it would compose, if it starts one.
+        cancelled = None  # a trade draft the policy would start and then cancel
         for i in order:
             if ACTIONS[i].kind != _TRADE_START:
-                if add(engine_action(game, i), float(probs[i]), "policy"):
+                if add(engine_action(game, i), float(probs[i]), "policy", cancelled):
                     break
             else:
                 offer = policy_offer(policy, game, seat, i, pre_roll_actions)
-                # None: the policy would cancel the draft, and its next choice stands.
-                if offer is not None and add(offer, float(probs[i]), "policy"):
-                    break
+                if offer is not None:
+                    if add(offer, float(probs[i]), "policy",
+                           i if cancelled is None else cancelled):
+                        break
+                elif cancelled is None:
+                    # The policy would cancel the draft (or run into the pre-roll cap). Through
+                    # the environment the expert starts it all the same, as the hard player
+                    # does (the steps count toward the cap, then the policy decides again); the
+                    # search simulates its next choice, since a cancelled draft changes nothing
+                    # in the game.
+                    cancelled = i
         if not out:  # everything the policy would do is avoided: roll (always legal then)
             out.append(Candidate(engine_action(game, ROLL_ID), float(probs[ROLL_ID]), "policy"))
         for i in order[:TOP_K]:

@@ -24,11 +24,12 @@ from byapar_agents.arena import ArenaConfig, run_arena, wilson
 MEDIUM3 = ("medium", "medium", "medium")
 HARD3 = ("hard", "hard", "hard")
 # (name, lineup, games, seed): the bars first, then the other tables, then the budget sweep,
-# then the bars' tables again on a second seed (new games) to narrow their intervals.
+# then the bars' tables again on a second seed (new games) to narrow their intervals, then the
+# policy-parity check (the expert with its search silent against the hard player, same games).
 CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
-    ("expert+3medium", ("expert", *MEDIUM3), 80, 0),
-    ("expert+3hard", ("expert", *HARD3), 80, 0),
-    ("hard+3medium", ("hard", *MEDIUM3), 100, 0),
+    ("expert+3medium", ("expert", *MEDIUM3), 120, 0),
+    ("expert+3hard", ("expert", *HARD3), 120, 0),
+    ("hard+3medium", ("hard", *MEDIUM3), 120, 0),
     ("expert+hard", ("expert", "hard"), 50, 0),
     ("expert+5medium", ("expert",) + ("medium",) * 5, 24, 0),
     ("expert+3strategist", ("expert", "strategist", "strategist", "strategist"), 40, 0),
@@ -36,9 +37,10 @@ CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert@64+3medium", ("expert@64", *MEDIUM3), 24, 0),
     ("expert+3medium/seed1", ("expert", *MEDIUM3), 80, 1),
     ("expert+3hard/seed1", ("expert", *HARD3), 80, 1),
-    ("hard+3medium/seed1", ("hard", *MEDIUM3), 80, 1),
+    ("hard+3medium/seed1", ("hard", *MEDIUM3), 200, 1),
     ("expert+medium", ("expert", "medium"), 40, 0),
     ("expert+3guardian", ("expert", "guardian", "guardian", "guardian"), 30, 0),
+    ("expert@8+3medium/seed1", ("expert@8", *MEDIUM3), 200, 1),
 )
 
 
