@@ -12,7 +12,10 @@ import csv
 from pathlib import Path
 
 SERIES = (("vs3medium", "against three medium (4 seats)", "#3a7ca5", 0.40),
-          ("vs1medium", "against one medium (heads-up)", "#d1495b", 0.65))
+          ("vs1medium", "against one medium (heads-up)", "#d1495b", 0.65),
+          # league runs' tables (drawn when the run has them): 1.3x chance is the bar
+          ("vs3strategist", "against three strategists (4 seats)", "#2a9d5c", 0.325),
+          ("vs5guardian", "against five guardians (6 seats)", "#8d6cab", 1.3 / 6))
 
 
 def _evaluations(run_dir: str | Path) -> list[dict[str, float]]:
@@ -28,8 +31,9 @@ def plot_training(run_dir: str | Path, out: str | Path, branch: str | Path | Non
     import matplotlib.pyplot as plt
 
     rows = _evaluations(run_dir)
+    series = [s for s in SERIES if f"{s[0]}_win_rate" in rows[0]]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, label, colour, bar in SERIES:
+    for key, label, colour, bar in series:
         steps = [r["steps"] / 1e6 for r in rows]
         ax.plot(steps, [r[f"{key}_win_rate"] for r in rows], marker="o", color=colour,
                 label=label)
@@ -40,7 +44,7 @@ def plot_training(run_dir: str | Path, out: str | Path, branch: str | Path | Non
         seen = {r["steps"] for r in rows}
         fork = max(r["steps"] for r in rows)
         own = [r for r in _evaluations(branch) if r["steps"] not in seen and r["steps"] > fork]
-        for key, label, colour, _ in SERIES:
+        for key, label, colour, _ in series:
             last = rows[-1]
             ax.plot([last["steps"] / 1e6] + [r["steps"] / 1e6 for r in own],
                     [last[f"{key}_win_rate"]] + [r[f"{key}_win_rate"] for r in own],
