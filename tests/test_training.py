@@ -173,7 +173,7 @@ def test_export_of_a_pool_snapshot(trained, tmp_path) -> None:
 def test_export_of_a_folder_without_a_run_fails_clearly(tmp_path) -> None:
     done = subprocess.run([*CLI, "export", str(tmp_path)],
                           capture_output=True, text=True)
-    assert done.returncode == 2 and "holds latest.zip" in done.stderr
+    assert done.returncode == 2 and "latest.zip" in done.stderr and "latest.pt" in done.stderr
 
 
 def test_a_table_specialist_plays_its_table_size_only(trained, tmp_path) -> None:
