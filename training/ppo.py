@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import random
 import signal
@@ -35,7 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from byapar_agents.network import NumpyPolicy, load_checkpoint
+from byapar_agents.network import NumpyPolicy
 
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.observation import OBSERVATION_SIZE
@@ -43,15 +42,14 @@ from byapar_env.observation import OBSERVATION_SIZE
 from .league import LeaguePool
 from .rollout import Collector, Layers, Table
 from .selfplay import (
-    PPO_FIELDS,
     TABLES,
     Config,
     OpponentPool,
-    _jsonable,
     _names,
     _write_state,
-    config_command,
+    copy_policy_into,
     medium_demonstrations,
+    open_run,
     record_evaluation,
 )
 
@@ -108,15 +106,8 @@ def load_actor(net, folder: str) -> None:
     """Start the actor from a numpy checkpoint (the critic stays fresh)."""
     import torch
 
-    policy, _ = load_checkpoint(folder)
-    linears = [m for m in net.actor if isinstance(m, torch.nn.Linear)]
-    if [tuple(m.weight.shape[::-1]) for m in linears] != [w.shape for w, _ in policy.layers]:
-        raise ValueError(f"{folder}: its layers {[w.shape for w, _ in policy.layers]} do not "
-                         f"fit the --hidden sizes of this run")
-    with torch.no_grad():
-        for m, (w, b) in zip(linears, policy.layers, strict=True):
-            m.weight.copy_(torch.as_tensor(w.T))
-            m.bias.copy_(torch.as_tensor(b))
+    copy_policy_into([m for m in net.actor if isinstance(m, torch.nn.Linear)], folder,
+                     "the --hidden sizes of this run")
 
 
 # ---------------------------------------------------------------------------- 2. collectors
@@ -326,27 +317,11 @@ def _save(net, optimizer, run: Path, steps: int, state: dict) -> Path:
 
 
 def _open_run(config: Config) -> tuple[Path, dict]:
-    """The run folder and its state; a resumed run must keep its PPO settings and trainer."""
-    run = Path(config.run_dir)
-    (run / "pool").mkdir(parents=True, exist_ok=True)
-    if (run / "latest.zip").exists():
-        raise SystemExit(f"byapar train: {run} was trained by the sb3 trainer; resume it with "
-                         "--trainer sb3, or start a new --run-dir")
-    saved_path = run / "config.json"
-    saved = json.loads(saved_path.read_text()) if saved_path.exists() else None
-    if saved is not None and (run / CHECKPOINT).exists():
-        changed = [k for k in PPO_FIELDS if saved.get(k) != _jsonable(getattr(config, k))]
-        if changed:
-            raise SystemExit(f"byapar train: {run} was trained with other {', '.join(changed)}; "
-                             "a resumed run keeps its PPO settings (start a new --run-dir)")
-    saved_path.write_text(json.dumps(dataclasses.asdict(config), indent=2))
-    state_path = run / "state.json"
-    state = json.loads(state_path.read_text()) if state_path.exists() else {
-        "wall_seconds": 0.0, "episodes": 0, "command": config_command(config)}
-    state.setdefault("commands", [state["command"]])
-    if state["commands"][-1] != config_command(config):
-        state["commands"].append(config_command(config))
-    return run, state
+    """The run folder and its state; an SB3 run is not taken over."""
+    if (Path(config.run_dir) / "latest.zip").exists():
+        raise SystemExit(f"byapar train: {config.run_dir} was trained by the sb3 trainer; "
+                         "resume it with --trainer sb3, or start a new --run-dir")
+    return open_run(config, CHECKPOINT)
 
 
 def train(config: Config) -> Path:

@@ -380,14 +380,22 @@ def numpy_policy(model) -> NumpyPolicy:
 def load_numpy_policy(model, folder: str) -> None:
     """Start the PPO actor from a numpy checkpoint (the critic starts fresh)."""
     import torch
+
+    linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    copy_policy_into(linears + [model.policy.action_net], folder,
+                     f"--hidden {config_hidden(model)}")
+
+
+def copy_policy_into(linears: list, folder: str, hidden: str) -> None:
+    """Copy a numpy checkpoint's layers into torch Linear layers (both trainers' warm start);
+    ``hidden`` names the run's layer sizes for the error when they do not fit."""
+    import torch
     from byapar_agents.network import load_checkpoint
 
     policy, _ = load_checkpoint(folder)
-    linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    linears.append(model.policy.action_net)
     if [tuple(m.weight.shape[::-1]) for m in linears] != [w.shape for w, _ in policy.layers]:
         raise ValueError(f"{folder}: its layers {[w.shape for w, _ in policy.layers]} do not "
-                         f"fit --hidden {config_hidden(model)}")
+                         f"fit {hidden}")
     with torch.no_grad():
         for module, (w, b) in zip(linears, policy.layers, strict=True):
             module.weight.copy_(torch.as_tensor(w.T))
@@ -444,13 +452,9 @@ def train(config: Config) -> Path:
     return train_sb3(config)
 
 
-def train_sb3(config: Config) -> Path:
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
+def open_run(config: Config, last_save: str) -> tuple[Path, dict]:
+    """The run folder and its state, for either trainer (``last_save``: its resumable save).
+    A resumed run must keep its PPO settings; every sitting's command is kept, in order."""
     run = Path(config.run_dir)
     (run / "pool").mkdir(parents=True, exist_ok=True)
     state_path = run / "state.json"
@@ -462,12 +466,23 @@ def train_sb3(config: Config) -> Path:
         state["commands"].append(config_command(config))
     saved = json.loads((run / "config.json").read_text()) if (run / "config.json").exists() \
         else None
-    if saved is not None and (run / "latest.zip").exists():
+    if saved is not None and (run / last_save).exists():
         changed = [k for k in PPO_FIELDS if saved.get(k) != _jsonable(getattr(config, k))]
         if changed:
             raise SystemExit(f"byapar train: {run} was trained with other {', '.join(changed)}; "
                              "a resumed run keeps its PPO settings (start a new --run-dir)")
     (run / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    return run, state
+
+
+def train_sb3(config: Config) -> Path:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    run, state = open_run(config, "latest.zip")
     random.seed(config.seed)
     np.random.seed(config.seed)
     torch.manual_seed(config.seed)
