@@ -17,6 +17,7 @@ pytest.importorskip("sb3_contrib")
 
 from byapar_agents import make_agent  # noqa: E402
 from byapar_training import cli  # noqa: E402
+from byapar_training.league import LeaguePool  # noqa: E402
 from byapar_training.ppo import _build_network, numpy_layers  # noqa: E402
 from byapar_training.rollout import Buffer, Collector  # noqa: E402
 
@@ -185,8 +186,26 @@ def test_compact_training_resumes_and_exports(compact_run) -> None:
         np.load(run / "pool" / "step_000000768" / "weights.npz")["layer0_w"])
 
 
+def test_single_opponent_tables_seat_one_league_member_everywhere_but_the_learner(
+        tmp_path) -> None:
+    pool = LeaguePool(str(tmp_path), ("easy", "random", "medium"), (), 0.0, 0)
+    collector = Collector(40, [3, 4, 6], [{"rounds": 8}], "outcome", 0.5, pool, 7,
+                          single_opponent_share=1.0)
+    for table in collector.tables:
+        others = [k for k in table.keys if k]
+        assert len(table.learner_seats()) == 1 and len(set(others)) == 1
+        assert len(others) == len(table.keys) - 1
+    mixed = Collector(40, [4, 6], [{"rounds": 8}], "outcome", 0.0, pool, 7,
+                      single_opponent_share=0.0)
+    assert any(len({k for k in t.keys if k}) > 1 for t in mixed.tables)
+
+
 @pytest.mark.parametrize("flags, message", [
     (["--trainer", "fast"], "--trainer must be sb3 or compact"),
+    (["--trainer", "compact", "--single-opponent-share", "0.5"], "needs a league"),
+    (["--trainer", "compact", "--league", "medium", "--single-opponent-share", "1.5"],
+     "--single-opponent-share"),
+    (["--league", "medium", "--single-opponent-share", "0.5"], "setting of --trainer compact"),
 ])
 def test_bad_trainer_flags_are_refused_in_one_line(tmp_path, capsys, flags, message) -> None:
     code = cli.main(["train", "--run-dir", str(tmp_path / "r"), *flags])

@@ -16,7 +16,12 @@ The learner's opponents come from three sources, as in AlphaStar's league (Vinya
 Why PFSP: a uniform mix spends most games on opponents the learner already beats, which is how
 the last hard player came to exploit the medium player alone; ``(1 - p)^2`` puts the games
 where the learner is worst, and the small floor keeps every member in sight so that old
-weaknesses cannot come back unseen. Each environment process keeps its own scores from its own
+weaknesses cannot come back unseen.
+
+Mixed tables alone never show the learner a table full of one style, which is what the gauntlet,
+the arena and a game site's regulars look like: with ``single_opponent_share`` (compact trainer)
+that share of tables has one PFSP-drawn member in every seat but the learner's, and no
+self-play seats. Each environment process keeps its own scores from its own
 games (no shared state between processes) and writes them to ``RUN/league/worker_K.json``
 for inspection.
 """
@@ -84,12 +89,13 @@ class LeaguePool:
             self._loaded[key] = LearnedPlayer(key)
         return self._loaded[key]
 
-    def __call__(self, rng: random.Random, count: int) -> list:
+    def __call__(self, rng: random.Random, count: int, single: bool = False) -> list:
+        """Players for ``count`` seats; ``single``: one PFSP-drawn member in all of them."""
         snaps = self.snapshots()
         members = self.members()
         weights = [pfsp_weight(self.scores.get(m, 0.5)) for m in members]
-        chosen = []
-        for _ in range(count):
+        chosen = [rng.choices(members, weights)[0]] * count if single else []
+        for _ in range(0 if single else count):
             if snaps and rng.random() < self.latest_share:
                 chosen.append(str(snaps[-1]))
             else:

@@ -130,7 +130,7 @@ def make_collector(config: Config, worker: int, n_tables: int, seed: int) -> Col
     else:
         pool = OpponentPool(pool_config)
     return Collector(n_tables, config.table_sizes, TABLES, config.reward, config.latest_share,
-                     pool, seed, report)
+                     pool, seed, report, config.single_opponent_share)
 
 
 def _worker(conn, config: Config, worker: int, n_tables: int, seed: int) -> None:

@@ -103,13 +103,15 @@ class Collector:
     def __init__(self, n_tables: int, table_sizes: Sequence[int], tables: Sequence[dict],
                  reward: str, latest_share: float,
                  pick_opponents: Callable[[random.Random, int], list], seed: int,
-                 report: Callable[[Table], None] | None = None) -> None:
+                 report: Callable[[Table], None] | None = None,
+                 single_opponent_share: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.table_sizes = list(table_sizes)
         self.table_options = [dict(t) for t in tables] or [{}]
         self.reward = reward
         self.latest_share = latest_share
+        self.single_opponent_share = single_opponent_share
         self.pick_opponents = pick_opponents
         self.report = report
         self.actor: Layers = []
@@ -130,9 +132,16 @@ class Collector:
         n = rng.choice(self.table_sizes)
         env = raw_env(num_players=n, reward=self.reward, **rng.choice(self.table_options))
         me = rng.randrange(n)
-        selves = [s for s in range(n) if s != me and rng.random() < self.latest_share]
+        # A single-opponent table (one league member in every other seat) has no self-play
+        # seats; the draw is skipped at share 0 so that seeded runs without it are unchanged.
+        single = self.single_opponent_share > 0 and rng.random() < self.single_opponent_share
+        selves = [] if single else [s for s in range(n)
+                                    if s != me and rng.random() < self.latest_share]
         others = [s for s in range(n) if s != me and s not in selves]
-        players = self.pick_opponents(rng, len(others)) if others else []
+        if single:
+            players = self.pick_opponents(rng, len(others), single=True)
+        else:
+            players = self.pick_opponents(rng, len(others)) if others else []
         control: list = [LEARNER] * n
         keys = [""] * n
         for seat, player in zip(others, players, strict=True):

@@ -86,6 +86,9 @@ class Config:
     # PFSP with the snapshot window and the exploiters; empty: the anchors above instead
     league: str = ""
     exploiters: str = ""  # comma-separated checkpoint folders that join the league
+    # league runs: share of tables whose every other seat is one member, drawn by PFSP (the
+    # gauntlet's and the arena's tables are like that; mixed tables alone never show them)
+    single_opponent_share: float = 0.0
     # steps at the start of a run during which only the critic learns (a warm start from a
     # checkpoint brings an actor but no critic)
     critic_warmup_steps: int = 0
@@ -145,6 +148,8 @@ HELP = {
     "league": "comma-separated hand-written players for league self-play by PFSP "
               "(training/league.py); empty: the original pool",
     "exploiters": "comma-separated checkpoint folders that join the league",
+    "single_opponent_share": "league runs (compact trainer): share of tables where every seat "
+                             "but the learner's is one PFSP-drawn member, as in the gauntlet",
     "critic_warmup_steps": "steps at the start of a run during which only the critic learns "
                            "(a warm start from a checkpoint brings an actor but no critic)",
     "init_from": "start the actor from this checkpoint folder (e.g. checkpoints/hard) instead "
@@ -699,7 +704,8 @@ def check_config(config: Config) -> None:
     if config.reward not in REWARD_MODES:
         raise ConfigError(f"--reward must be one of {', '.join(REWARD_MODES)}, "
                           f"got {config.reward!r}")
-    for flag in ("anchor_share", "medium_share_of_anchors", "latest_share"):
+    for flag in ("anchor_share", "medium_share_of_anchors", "latest_share",
+                 "single_opponent_share"):
         _number("--" + flag.replace("_", "-"), getattr(config, flag), 0.0, 1.0)
     _whole("--pool-window", config.pool_window, 0)
     for name in _names(config.league):
@@ -708,6 +714,10 @@ def check_config(config: Config) -> None:
         if not Path(folder).is_dir():
             raise ConfigError(f"--exploiters: {folder!r} is not a checkpoint folder")
         _player("--exploiters", folder)
+    if config.single_opponent_share and not (config.league or config.exploiters):
+        raise ConfigError("--single-opponent-share needs a league (--league or --exploiters)")
+    if config.single_opponent_share and config.trainer != "compact":
+        raise ConfigError("--single-opponent-share is a setting of --trainer compact")
     _whole("--critic-warmup-steps", config.critic_warmup_steps, 0)
     if config.init_from:
         try:
