@@ -23,7 +23,8 @@ LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
 # "expert@SIMS": the expert at another simulation budget, a name the arena can seat.
-_EXPERT_AT = re.compile(r"expert@([0-9]{1,6})")
+# "expert-focus" / "expert-focus@SIMS": the expert searching only the money decisions.
+_EXPERT_AT = re.compile(r"expert(-focus)?@([0-9]{1,6})")
 
 
 class UnknownAgentError(ValueError):
@@ -32,14 +33,16 @@ class UnknownAgentError(ValueError):
 
 def is_expert_name(name: object) -> bool:
     """Whether ``name`` seats the expert: ``expert`` or ``expert@SIMS``."""
-    return isinstance(name, str) and (name == "expert" or _EXPERT_AT.fullmatch(name) is not None)
+    return isinstance(name, str) and (name in ("expert", "expert-focus")
+                                      or _EXPERT_AT.fullmatch(name) is not None)
 
 
 def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
                sims: int | None = None) -> Player:
     """A fresh player by level name (random, easy, medium, hard), panel name (see
-    ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget)
-    or from a checkpoint folder.
+    ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget;
+    ``expert-focus`` and ``expert-focus@SIMS`` search the money decisions only) or from a
+    checkpoint folder.
 
     ``budget_ms`` or ``sims`` set the expert's budget (default: ``DEFAULT_SIMS`` simulations a
     decision, reproducible); other players take neither (``ExpertBudgetError``). A checkpoint
@@ -50,8 +53,9 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
             if sims is not None or budget_ms is not None:
                 raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
                                         "budget_ms with the plain name 'expert'")
-            sims = int(at.group(1))
-        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims)
+            sims = int(at.group(2))
+        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims,
+                            focus=name.startswith("expert-focus"))
     if sims is not None or budget_ms is not None:
         raise ExpertBudgetError(f"sims and budget_ms set the expert's search budget; {name!r} "
                                 "does not search")
@@ -68,7 +72,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     if Path(name).is_dir():
         return LearnedPlayer(name)
     raise UnknownAgentError(
-        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS "
+        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
+        "expert-focus@SIMS "
         "or a checkpoint folder")
 
 

@@ -11,7 +11,8 @@ from byapar_agents.expert import DEFAULT_SIMS, pick
 from byapar_agents.search import Rollouts, chance_game, search_root
 from scenario import give, new_game, put, roll, sq
 
-from byapar_env.engine import Phase
+from byapar_env.driver import SeatDriver
+from byapar_env.engine import Game, Phase, Rules
 from byapar_env.engine import actions as A
 
 
@@ -124,6 +125,27 @@ def test_search_buys_the_place_that_completes_its_group() -> None:
     assert sum(rollouts.run(buy, s) for s in seeds) > sum(rollouts.run(decline, s) for s in seeds)
     expert = ExpertPlayer(seed=0, sims=16)
     assert expert.choose(game, 0, game.legal_actions()) == buy
+
+
+def test_a_focused_expert_searches_money_decisions_and_leaves_building_to_the_policy() -> None:
+    game = new_game(2, seed=3)
+    for name in ("Kathmandu", "Lalitpur", "Bhaktapur"):
+        give(game, 0, name)
+    game.offers_made = 3  # no trade offer left: before rolling it may only build, mortgage, roll
+    assert game.phase == Phase.PRE_ROLL and game.is_legal(A.build(sq("Kathmandu")))
+    full = ExpertPlayer(seed=0, sims=24).evaluate(game)
+    focused = ExpertPlayer(seed=0, sims=24, focus=True).evaluate(game)
+    assert len(full.candidates) > 1 and full.sims > 0
+    assert [c.source for c in focused.candidates] == ["policy"] and focused.sims == 0
+    assert focused.action == full.candidates[0].action  # the policy's own choice
+    # A buying decision is a money decision: the same candidates and simulations as in full.
+    game = Game(Rules(num_players=4), seed=4)
+    SeatDriver.for_game(game).engine_choices()  # the first turn's roll: a place to buy or not
+    assert game.phase == Phase.BUY
+    full = ExpertPlayer(seed=0, sims=16).evaluate(game)
+    focused = make_agent("expert-focus@16", seed=0).evaluate(game)
+    assert [c.action for c in focused.candidates] == [c.action for c in full.candidates]
+    assert len(focused.candidates) > 1 and focused.sims == full.sims > 0
 
 
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
