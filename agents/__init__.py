@@ -23,8 +23,9 @@ LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
 # "expert@SIMS": the expert at another simulation budget, a name the arena can seat.
-# "expert-focus" / "expert-focus@SIMS": the expert searching only the money decisions.
-_EXPERT_AT = re.compile(r"expert(-focus)?@([0-9]{1,6})")
+# "expert-focus..." searches only the money decisions; "...-policy" and "...-mixed" name the
+# rollout players (agents.search.ROLLOUT_MODES); "@SIMS" the simulation budget.
+_EXPERT_NAME = re.compile(r"expert(-focus)?(?:-(policy|mixed))?(?:@([0-9]{1,6}))?")
 
 
 class UnknownAgentError(ValueError):
@@ -33,8 +34,7 @@ class UnknownAgentError(ValueError):
 
 def is_expert_name(name: object) -> bool:
     """Whether ``name`` seats the expert: ``expert`` or ``expert@SIMS``."""
-    return isinstance(name, str) and (name in ("expert", "expert-focus")
-                                      or _EXPERT_AT.fullmatch(name) is not None)
+    return isinstance(name, str) and _EXPERT_NAME.fullmatch(name) is not None
 
 
 def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
@@ -48,14 +48,14 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     decision, reproducible); other players take neither (``ExpertBudgetError``). A checkpoint
     that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
     if is_expert_name(name):
-        at = _EXPERT_AT.fullmatch(name)
-        if at is not None:
+        parts = _EXPERT_NAME.fullmatch(name)
+        if parts.group(3) is not None:
             if sims is not None or budget_ms is not None:
                 raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
-                                        "budget_ms with the plain name 'expert'")
-            sims = int(at.group(2))
-        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims,
-                            focus=name.startswith("expert-focus"))
+                                        "budget_ms with a name without @SIMS")
+            sims = int(parts.group(3))
+        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims, focus=bool(parts.group(1)),
+                            rollout=parts.group(2) or "medium")
     if sims is not None or budget_ms is not None:
         raise ExpertBudgetError(f"sims and budget_ms set the expert's search budget; {name!r} "
                                 "does not search")

@@ -84,7 +84,15 @@ from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 from .base import EnginePlayer
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
-from .search import DEFAULT_HORIZON_ROUNDS, ROLLOUT_PLAYER, Rollouts, paired_edge, search_root
+from .search import (
+    DEFAULT_HORIZON_ROUNDS,
+    ROLLOUT_MODES,
+    ROLLOUT_PLAYER,
+    UNDOES,
+    Rollouts,
+    paired_edge,
+    search_root,
+)
 
 DEFAULT_SIMS = 24  # the arena's and gauntlet's budget: reproducible
 DEFAULT_BUDGET_MS = 300.0  # the serve budget
@@ -107,9 +115,7 @@ MIN_PAIRS = 6
 # An action that undoes one the expert took earlier in the same turn is not a candidate: the
 # policy can fall into mortgaging and paying off one place over and over before rolling (each
 # pay-off costs 10% interest), and such a pair never gains anything within a turn.
-_UNDOES = {ActionKind.MORTGAGE: ActionKind.UNMORTGAGE, ActionKind.UNMORTGAGE: ActionKind.MORTGAGE,
-           ActionKind.BUILD: ActionKind.SELL_BUILDING,
-           ActionKind.SELL_BUILDING: ActionKind.BUILD}
+_UNDOES = UNDOES
 _TRADE_START = "trade_start"
 # Focus: the decisions that move the most money are searched, the rest left to the policy. The
 # buying, auction and trade-answer decisions always; before rolling, only a choice between the
@@ -221,11 +227,16 @@ class ExpertPlayer(EnginePlayer):
 
     def __init__(self, seed: int | None = None, budget_ms: float | None = None,
                  sims: int | None = None, horizon_rounds: int = DEFAULT_HORIZON_ROUNDS,
-                 checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = False) -> None:
+                 checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = False,
+                 rollout: str = "medium") -> None:
         check_budget(sims, budget_ms, horizon_rounds)
         if not isinstance(focus, bool):
             raise ExpertBudgetError(f"focus must be true or false, got {focus!r:.40}")
+        if rollout not in ROLLOUT_MODES:
+            raise ExpertBudgetError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
+                                    f"got {rollout!r:.40}")
         self.focus = focus
+        self.rollout = rollout
         super().__init__()
         self.sims = sims if budget_ms is None and sims is not None else (
             DEFAULT_SIMS if budget_ms is None else None)
@@ -339,7 +350,8 @@ class ExpertPlayer(EnginePlayer):
 
     def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
                   pre_roll_actions: int, seed: int, start: float) -> int:
-        rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds)
+        rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
+                            self.rollout, self.policy(game))
         seeds = random.Random(seed)
         per_round = len(candidates)
         if self.sims is not None:

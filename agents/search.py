@@ -22,13 +22,70 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from byapar_env.driver import SeatDriver
-from byapar_env.engine import Action, Game
+import numpy as np
+
+from byapar_env.action_table import ACTIONS, engine_action, legal_ids
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.observation import OBSERVATION_SIZE, encode
 from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
+from .network import NumpyPolicy
 
 ROLLOUT_PLAYER = MediumPlayer
+# Who plays the seats of a rollout: "medium" (the medium player everywhere), "policy" (the
+# learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
+# policy or the medium player, drawn per rollout from its seed, so that the search weighs both
+# kinds of opponent and every candidate meets the same ones).
+ROLLOUT_MODES = ("medium", "policy", "mixed")
+# An action undoing one taken earlier in the same turn, by kind (never a gain within a turn).
+UNDOES = {ActionKind.MORTGAGE: ActionKind.UNMORTGAGE, ActionKind.UNMORTGAGE: ActionKind.MORTGAGE,
+          ActionKind.BUILD: ActionKind.SELL_BUILDING, ActionKind.SELL_BUILDING: ActionKind.BUILD}
+_TRADE_START_IDS = np.array([i for i, a in enumerate(ACTIONS) if a.kind == "trade_start"])
+
+
+class PolicyRolloutPlayer:
+    """The learned policy as a fast engine-level rollout player: its most likely legal id at
+    each decision, trade offers left out (composing one takes a forward pass per step, and a
+    rollout of a few rounds meets few of them; the other seats' offers are still answered)."""
+
+    def __init__(self, policy: NumpyPolicy) -> None:
+        self.policy = policy
+        self._obs = np.empty(OBSERVATION_SIZE, np.float32)
+        self._mask = np.zeros(len(ACTIONS), np.int8)
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self._turn, self._pre_roll = -1, 0
+        self._undo: set[Action] = set()  # this turn's actions' reverses
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self._turn != game.turn_count:
+            self._turn, self._pre_roll, self._undo = game.turn_count, 0, set()
+        capped = game.phase == Phase.PRE_ROLL and self._pre_roll >= PRE_ROLL_CAP
+        mask = self._mask
+        mask[:] = 0
+        mask[legal_ids(game, None, TRADE_STEP_CAP, capped)] = 1
+        mask[_TRADE_START_IDS] = 0
+        obs = encode(game, seat, self._obs, None, self._pre_roll, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        logits = np.where(mask.astype(bool), self.policy.logits(obs), -np.inf)
+        while True:
+            i = int(np.argmax(logits))
+            action = engine_action(game, i)
+            # Not undoing this turn's own move (mortgaging and paying off one place over and
+            # over before rolling, which the policy can fall into): its next choice instead.
+            if action not in self._undo or not np.isfinite(logits).sum() > 1:
+                break
+            logits[i] = -np.inf
+        if game.phase == Phase.PRE_ROLL:
+            self._pre_roll += 1
+            reverse = UNDOES.get(action.kind)
+            if reverse is not None:
+                self._undo.add(action._replace(kind=reverse))
+        return action
 DEFAULT_HORIZON_ROUNDS = 3
 _NO_CAP = 10**9  # a rollout stops at its horizon, never at the driver's decision cap
 
@@ -72,12 +129,31 @@ class Rollouts:
     before each rollout (they remember the offers they tried)."""
 
     def __init__(self, root: Game, seat: int, pre_roll_actions: int = 0,
-                 horizon_rounds: int = DEFAULT_HORIZON_ROUNDS) -> None:
+                 horizon_rounds: int = DEFAULT_HORIZON_ROUNDS, mode: str = "medium",
+                 policy: NumpyPolicy | None = None) -> None:
+        if mode not in ROLLOUT_MODES:
+            raise ValueError(f"rollout mode must be one of {', '.join(ROLLOUT_MODES)}, "
+                             f"got {mode!r:.40}")
+        if mode != "medium" and policy is None:
+            raise ValueError(f"rollout mode {mode!r} needs the policy")
         self.root = root
         self.seat = seat
         self.pre_roll_actions = pre_roll_actions
         self.horizon_rounds = horizon_rounds
-        self.players = [ROLLOUT_PLAYER() for _ in range(root.num_players)]
+        self.mode = mode
+        n = root.num_players
+        self.mediums = [ROLLOUT_PLAYER() for _ in range(n)]
+        self.policies = [PolicyRolloutPlayer(policy) for _ in range(n)] if policy else []
+
+    def seat_players(self, seed: int) -> list:
+        """Who plays each seat in the rollout of ``seed`` (the same for every candidate)."""
+        if self.mode == "medium":
+            return self.mediums
+        if self.mode == "policy":
+            return self.policies
+        draw = random.Random(seed ^ 0x5EA7)
+        return [self.policies[s] if s == self.seat or draw.random() < 0.5 else self.mediums[s]
+                for s in range(self.root.num_players)]
 
     def run(self, first: Action | None, seed: int) -> float:
         """Take ``first`` (None: let the rollout player decide now too) and play on; the
@@ -86,7 +162,7 @@ class Rollouts:
         driver = SeatDriver.for_game(game, max_decisions=_NO_CAP)
         # The actions already taken before rolling this turn count toward the table's cap.
         driver.pre_roll_actions = self.pre_roll_actions
-        players = self.players
+        players = self.seat_players(seed)
         for s, player in enumerate(players):
             player.reset(seed + s)
         if first is not None and not game.is_over:

@@ -8,7 +8,8 @@ import pytest
 from byapar_agents import ExpertBudgetError, ExpertPlayer, make_agent
 from byapar_agents.arena import ArenaConfig, play_game
 from byapar_agents.expert import DEFAULT_SIMS, pick
-from byapar_agents.search import Rollouts, chance_game, search_root
+from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.search import UNDOES, PolicyRolloutPlayer, Rollouts, chance_game, search_root
 from scenario import give, new_game, put, roll, sq
 
 from byapar_env.driver import SeatDriver
@@ -146,6 +147,46 @@ def test_a_focused_expert_searches_money_decisions_and_leaves_building_to_the_po
     focused = make_agent("expert-focus@16", seed=0).evaluate(game)
     assert [c.action for c in focused.candidates] == [c.action for c in full.candidates]
     assert len(focused.candidates) > 1 and focused.sims == full.sims > 0
+
+
+def test_the_policy_rollout_player_plays_legally_without_undoing_its_own_moves() -> None:
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(4)
+    players = [PolicyRolloutPlayer(policy) for _ in range(4)]
+    game = Game(Rules(num_players=4), seed=6)
+    driver = SeatDriver.for_game(game, max_decisions=10**9)
+    taken: dict[tuple[int, int], list] = {}
+    while game.round < 12 and (legal := driver.engine_choices()):
+        seat = game.current_player
+        action = players[seat].choose(game, seat, legal)
+        assert action in legal or game.is_legal(action)
+        assert action.kind != A.ActionKind.OFFER_TRADE
+        if game.phase == Phase.PRE_ROLL:
+            turn = taken.setdefault((game.turn_count, seat), [])
+            reverse = {v: k for k, v in UNDOES.items()}.get(action.kind)
+            assert reverse is None or action._replace(kind=reverse) not in turn
+            turn.append(action)
+        driver.take_engine(action)
+    assert game.round >= 12 or game.is_over
+
+
+def test_mixed_rollouts_seat_the_policy_for_the_searcher_and_draw_the_others_per_seed() -> None:
+    game = new_game(4, seed=1)
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(4)
+    rollouts = Rollouts(search_root(game), 2, mode="mixed", policy=policy)
+    lineups = [[type(p).__name__ for p in rollouts.seat_players(seed)] for seed in range(40)]
+    assert all(line[2] == "PolicyRolloutPlayer" for line in lineups)
+    assert lineups == [[type(p).__name__ for p in rollouts.seat_players(seed)]
+                       for seed in range(40)]
+    others = {name for line in lineups for s, name in enumerate(line) if s != 2}
+    assert others == {"PolicyRolloutPlayer", "MediumPlayer"}
+    assert {type(p).__name__ for p in Rollouts(search_root(game), 2).seat_players(0)} == {
+        "MediumPlayer"}
+    with pytest.raises(ValueError, match="rollout mode must be one of medium, policy, mixed"):
+        Rollouts(search_root(game), 2, mode="smart", policy=policy)
+    with pytest.raises(ValueError, match="needs the policy"):
+        Rollouts(search_root(game), 2, mode="policy")
+    assert make_agent("expert-focus-mixed@12").rollout == "mixed"
+    assert make_agent("expert-policy").rollout == "policy" and not make_agent("expert").focus
 
 
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
