@@ -13,7 +13,7 @@ from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
 from .easy import EasyPlayer
-from .expert import DEFAULT_SIMS, ExpertBudgetError, ExpertPlayer
+from .expert import DEFAULT_ROLLOUT, DEFAULT_SIMS, ExpertBudgetError, ExpertPlayer
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
@@ -23,9 +23,10 @@ LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
 # "expert@SIMS": the expert at another simulation budget, a name the arena can seat.
-# "expert-focus..." searches only the money decisions; "...-policy" and "...-mixed" name the
-# rollout players (agents.search.ROLLOUT_MODES); "@SIMS" the simulation budget.
-_EXPERT_NAME = re.compile(r"expert(-focus)?(?:-(policy|mixed))?(?:@([0-9]{1,6}))?")
+# The expert's variants, named so that the arena can seat them: "expert-all..." searches every
+# decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
+# rollouts (agents.search.ROLLOUT_MODES; mixed by default); "@SIMS" the simulation budget.
+_EXPERT_NAME = re.compile(r"expert(-all)?(?:-(medium|policy|mixed))?(?:@([0-9]{1,6}))?")
 
 
 class UnknownAgentError(ValueError):
@@ -40,8 +41,8 @@ def is_expert_name(name: object) -> bool:
 def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
                sims: int | None = None) -> Player:
     """A fresh player by level name (random, easy, medium, hard), panel name (see
-    ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget;
-    ``expert-focus`` and ``expert-focus@SIMS`` search the money decisions only) or from a
+    ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget,
+    ``expert-all-medium@SIMS`` and the like its variants: see ``_EXPERT_NAME``) or from a
     checkpoint folder.
 
     ``budget_ms`` or ``sims`` set the expert's budget (default: ``DEFAULT_SIMS`` simulations a
@@ -54,8 +55,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
                 raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
                                         "budget_ms with a name without @SIMS")
             sims = int(parts.group(3))
-        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims, focus=bool(parts.group(1)),
-                            rollout=parts.group(2) or "medium")
+        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims, focus=not parts.group(1),
+                            rollout=parts.group(2) or DEFAULT_ROLLOUT)
     if sims is not None or budget_ms is not None:
         raise ExpertBudgetError(f"sims and budget_ms set the expert's search budget; {name!r} "
                                 "does not search")
@@ -73,7 +74,7 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
-        "expert-focus@SIMS "
+        "expert[-all][-medium|-policy|-mixed][@SIMS] "
         "or a checkpoint folder")
 
 

@@ -1,9 +1,20 @@
 """Rollouts with the real engine: how good an action is, judged by playing the game on from it.
 
-A rollout clones the game, takes one action for the deciding seat, and plays on with a fast
-hand-written player (``ROLLOUT_PLAYER``, the medium player) in every seat, the searching seat's
-later moves included, until a horizon (``horizon_rounds`` rounds on) or the game's end,
-whichever comes first. Its score for the searching seat is:
+A rollout clones the game, takes one action for the deciding seat, and plays on with fast
+players in every seat, the searching seat's later moves included, until a horizon
+(``horizon_rounds`` rounds on) or the game's end, whichever comes first. Who plays is the
+rollout mode (``ROLLOUT_MODES``):
+
+- ``medium``: the medium player (``ROLLOUT_PLAYER``) in every seat;
+- ``policy``: the learned policy in every seat (``PolicyRolloutPlayer``: its most likely legal
+  action, at about the medium player's cost a round, because it composes no trade offers and
+  never undoes its own move within a turn);
+- ``mixed``: the policy in the searching seat (its own later moves are the policy's), and in each
+  other seat the policy or the medium player, drawn afresh for each rollout from the rollout's
+  seed. An opponent at a real table is neither model; a search that weighs both does not stake
+  every decision on one guess, and every candidate still meets the same opponents.
+
+Its score for the searching seat is:
 
 - at the game's end, the seat's share of the win (1, 1/k for a k-way shared win, or 0);
 - at the horizon, the seat's share of the position value of every seat still in

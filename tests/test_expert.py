@@ -134,8 +134,8 @@ def test_a_focused_expert_searches_money_decisions_and_leaves_building_to_the_po
         give(game, 0, name)
     game.offers_made = 3  # no trade offer left: before rolling it may only build, mortgage, roll
     assert game.phase == Phase.PRE_ROLL and game.is_legal(A.build(sq("Kathmandu")))
-    full = ExpertPlayer(seed=0, sims=24).evaluate(game)
-    focused = ExpertPlayer(seed=0, sims=24, focus=True).evaluate(game)
+    full = make_agent("expert-all@24", seed=0).evaluate(game)
+    focused = ExpertPlayer(seed=0, sims=24).evaluate(game)  # focused: the default
     assert len(full.candidates) > 1 and full.sims > 0
     assert [c.source for c in focused.candidates] == ["policy"] and focused.sims == 0
     assert focused.action == full.candidates[0].action  # the policy's own choice
@@ -143,8 +143,8 @@ def test_a_focused_expert_searches_money_decisions_and_leaves_building_to_the_po
     game = Game(Rules(num_players=4), seed=4)
     SeatDriver.for_game(game).engine_choices()  # the first turn's roll: a place to buy or not
     assert game.phase == Phase.BUY
-    full = ExpertPlayer(seed=0, sims=16).evaluate(game)
-    focused = make_agent("expert-focus@16", seed=0).evaluate(game)
+    full = ExpertPlayer(seed=0, sims=16, focus=False).evaluate(game)
+    focused = make_agent("expert@16", seed=0).evaluate(game)
     assert [c.action for c in focused.candidates] == [c.action for c in full.candidates]
     assert len(focused.candidates) > 1 and focused.sims == full.sims > 0
 
@@ -185,8 +185,10 @@ def test_mixed_rollouts_seat_the_policy_for_the_searcher_and_draw_the_others_per
         Rollouts(search_root(game), 2, mode="smart", policy=policy)
     with pytest.raises(ValueError, match="needs the policy"):
         Rollouts(search_root(game), 2, mode="policy")
-    assert make_agent("expert-focus-mixed@12").rollout == "mixed"
-    assert make_agent("expert-policy").rollout == "policy" and not make_agent("expert").focus
+    assert make_agent("expert@12").rollout == "mixed" and make_agent("expert").focus
+    medium = make_agent("expert-all-medium@24")
+    assert (medium.rollout, medium.focus, medium.sims) == ("medium", False, 24)
+    assert make_agent("expert-policy").rollout == "policy" and make_agent("expert-policy").focus
 
 
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
