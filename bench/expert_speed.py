@@ -24,7 +24,7 @@ from byapar_env.engine import Game, Rules
 
 from .common import baseline_ops_per_second
 
-BUDGETS: tuple[dict, ...] = (dict(sims=8), dict(sims=24), dict(sims=64), dict(budget_ms=100),
+BUDGETS: tuple[dict, ...] = (dict(sims=16), dict(sims=48), dict(sims=96), dict(budget_ms=100),
                              dict(budget_ms=300))
 
 

@@ -67,6 +67,22 @@ def test_league_pool_draws_by_pfsp_and_keeps_the_latest_share(tmp_path) -> None:
     assert [p.league_key for p in a] == [p.league_key for p in b]
 
 
+def test_a_name_listed_twice_is_drawn_twice_as_often_with_one_score(tmp_path) -> None:
+    pool = LeaguePool(str(tmp_path), ("easy", "medium", "medium"), (), 0.0, 0)
+    counts = {"easy": 0, "medium": 0}
+    rng = random.Random(2)
+    for _ in range(600):
+        for player in pool(rng, 1):
+            counts[player.league_key] += 1
+    assert 0.60 < counts["medium"] / 600 < 0.73  # 2/3 at equal scores
+    pool.report(["medium"], 2.0, [1.0])
+    assert set(pool.scores) == {"medium"} and pool.games == {"medium": 1}
+    # A single-opponent table seats one member, drawn the same way, in every seat.
+    for _ in range(20):
+        keys = {p.league_key for p in pool(rng, 5, single=True)}
+        assert len(keys) == 1
+
+
 def test_no_snapshots_with_a_zero_window(tmp_path) -> None:
     run = snapshot_pool(tmp_path)
     pool = LeaguePool(str(run), ("easy",), (), latest_share=0.5, pool_window=0)

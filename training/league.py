@@ -11,7 +11,9 @@ The learner's opponents come from three sources, as in AlphaStar's league (Vinya
   a frozen learner), and the window of recent snapshots. A member is drawn with weight
   ``(1 - p) ** 2 + 0.02``, where ``p`` is the learner's recent head-to-head score against it
   (1 for finishing ahead of it, 0 behind, a half for a tie, as a moving average). Chance at a
-  head-to-head comparison is 0.5 at every table size, so one number serves all tables.
+  head-to-head comparison is 0.5 at every table size, so one number serves all tables. A name
+  listed k times in ``league`` is k members with one shared score: it is drawn k times as often
+  (how a run leans on the opponents its bars are measured against).
 
 Why PFSP: a uniform mix spends most games on opponents the learner already beats, which is how
 the last hard player came to exploit the medium player alone; ``(1 - p)^2`` puts the games

@@ -146,7 +146,8 @@ HELP = {
     "latest_share": "share of opponent seats played by the newest snapshot of the learner",
     "pool_window": "recent snapshots kept in the opponent pool",
     "league": "comma-separated hand-written players for league self-play by PFSP "
-              "(training/league.py); empty: the original pool",
+              "(training/league.py; a name given k times is drawn k times as often); empty: "
+              "the original pool",
     "exploiters": "comma-separated checkpoint folders that join the league",
     "single_opponent_share": "league runs (compact trainer): share of tables where every seat "
                              "but the learner's is one PFSP-drawn member, as in the gauntlet",
