@@ -238,8 +238,11 @@ def test_the_speed_benchmark_prints_its_figures(capsys) -> None:
     expert_speed.main(["--positions", "2"])
     out = capsys.readouterr().out
     assert "2 positions (4 seats)" in out
-    for name in ("sims=8", "sims=64", "budget_ms=300"):
+    for name in ("sims=16", "sims=96", "budget_ms=300"):
         assert f"{name} " in out and "median" in out, out
+    # p99 by nearest rank: the slowest of fewer than 100 decisions, never a faster one
+    assert expert_speed._pct([5.0, 1.0], 0.99) == 5.0
+    assert expert_speed._pct([float(i) for i in range(200)], 0.99) == 197.0
 
 
 def test_an_action_undoing_one_of_this_turn_is_no_candidate() -> None:
@@ -337,12 +340,12 @@ def test_the_arena_seats_the_expert_on_environment_tables_where_it_plays_like_ha
     """An engine table takes a finished trade offer as one action, composed in another order
     than the policy's steps (other counts toward the pre-roll cap) and never a draft the policy
     cancels: the arena seats the expert through the environment, where the policy-only expert
-    plays the hard player's game. (Games 0, 1 and 4 to 6 of this seed are left out: there the
+    plays the hard player's game. (Games 0, 2 and 3 of this seed are left out: there the
     expert declines to undo, in the same turn, a mortgage or a build it has just made, as
     ``_UNDOES`` intends; ``test_policy_only_expert_plays_the_hard_players_choices`` checks that
     such decisions are the only ones where the two differ.)"""
     assert not ExpertPlayer.engine_tables
-    for index in (2, 3, 7):
+    for index in (1, 4, 5, 7):
         expert, hard = (play_game(ArenaConfig(players=(first, "medium", "medium", "medium"),
                                               rounds=12, seed=2), index)
                         for first in ("expert@1", "hard"))
