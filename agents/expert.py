@@ -122,7 +122,7 @@ EDGE_Z = 2.0
 MIN_EDGE = 0.002
 # ...and at least this many paired simulations: from fewer the standard error is itself too
 # rough for a two-error test (at 8 simulations a decision the expert then plays the policy).
-# The default budget gives every candidate at least this many (24 over at most 4 candidates).
+# The default budget gives every candidate at least this many (48 over at most 4 candidates).
 MIN_PAIRS = 6
 # An action that undoes one the expert took earlier in the same turn is not a candidate: the
 # policy can fall into mortgaging and paying off one place over and over before rolling (each
@@ -134,7 +134,7 @@ _TRADE_START = "trade_start"
 # policy's move and a trade offer or a way out of jail (the candidates of these kinds). Building,
 # selling and mortgaging before the roll or to raise cash differ by a tenth of a point of share
 # or less over three rounds, which a few dozen simulations cannot tell from noise; their
-# simulations go to the money decisions instead (``FOCUS_SIMS`` a searched decision).
+# simulations go to the money decisions instead.
 _FOCUS_PHASES = frozenset({Phase.BUY, Phase.AUCTION, Phase.TRADE_ANSWER})
 _FOCUS_KINDS = frozenset({ActionKind.OFFER_TRADE, ActionKind.PAY_FINE, ActionKind.USE_BAIL_CARD})
 
