@@ -22,7 +22,6 @@ from .panel import PANEL_NAMES, PanelPlayer
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
-# "expert@SIMS": the expert at another simulation budget, a name the arena can seat.
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
 # rollouts (agents.search.ROLLOUT_MODES; mixed by default); "@SIMS" the simulation budget.
@@ -33,9 +32,21 @@ class UnknownAgentError(ValueError):
     """A player name that is neither a known level nor a checkpoint folder."""
 
 
+def expert_options(name: object) -> dict | None:
+    """What an expert name asks for (``focus``, ``rollout``, and ``sims`` when it names them),
+    or None for a name that is not the expert's."""
+    parts = _EXPERT_NAME.fullmatch(name) if isinstance(name, str) else None
+    if parts is None:
+        return None
+    options = {"focus": not parts.group(1), "rollout": parts.group(2) or DEFAULT_ROLLOUT}
+    if parts.group(3) is not None:
+        options["sims"] = int(parts.group(3))
+    return options
+
+
 def is_expert_name(name: object) -> bool:
-    """Whether ``name`` seats the expert: ``expert`` or ``expert@SIMS``."""
-    return isinstance(name, str) and _EXPERT_NAME.fullmatch(name) is not None
+    """Whether ``name`` seats the expert (``expert``, ``expert@SIMS`` or a variant)."""
+    return expert_options(name) is not None
 
 
 def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
@@ -48,15 +59,13 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     ``budget_ms`` or ``sims`` set the expert's budget (default: ``DEFAULT_SIMS`` simulations a
     decision, reproducible); other players take neither (``ExpertBudgetError``). A checkpoint
     that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
-    if is_expert_name(name):
-        parts = _EXPERT_NAME.fullmatch(name)
-        if parts.group(3) is not None:
-            if sims is not None or budget_ms is not None:
-                raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
-                                        "budget_ms with a name without @SIMS")
-            sims = int(parts.group(3))
-        return ExpertPlayer(seed, budget_ms=budget_ms, sims=sims, focus=not parts.group(1),
-                            rollout=parts.group(2) or DEFAULT_ROLLOUT)
+    options = expert_options(name)
+    if options is not None:
+        if "sims" in options and (sims is not None or budget_ms is not None):
+            raise ExpertBudgetError(f"{name!r} names its budget already; give sims or "
+                                    "budget_ms with a name without @SIMS")
+        options.setdefault("sims", sims)
+        return ExpertPlayer(seed, budget_ms=budget_ms, **options)
     if sims is not None or budget_ms is not None:
         raise ExpertBudgetError(f"sims and budget_ms set the expert's search budget; {name!r} "
                                 "does not search")
@@ -79,7 +88,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
 
 
 __all__ = ["AGENT_NAMES", "CheckpointError", "DEFAULT_SIMS", "EasyPlayer", "EnginePlayer",
-           "ExpertBudgetError", "ExpertPlayer", "LearnedPlayer", "SEARCH_NAMES", "is_expert_name",
+           "ExpertBudgetError", "ExpertPlayer", "LearnedPlayer", "SEARCH_NAMES", "expert_options",
+           "is_expert_name",
            "NumpyPolicy", "load_checkpoint", "MediumPlayer", "LEVEL_NAMES", "PANEL_NAMES",
            "PanelPlayer", "Player", "PolicyPlayer",
            "RandomPlayer", "UnknownAgentError", "make_agent"]

@@ -29,8 +29,8 @@ policy composes the draft live, step by step, to its submit or cancel, as the ha
 the order of its steps and their count toward the pre-roll cap are the hard player's. A draft
 the policy would cancel is started too (the search simulates the policy's next choice in its
 place: a cancelled draft changes nothing in the game). The one deliberate difference is
-``_UNDOES`` below. So with the search silent (fewer than ``MIN_PAIRS`` paired simulations:
-``expert@8`` or fewer), the expert plays the hard player's game decision for decision
+``UNDOES`` (``agents.search``). So with the search silent (fewer than ``MIN_PAIRS`` paired
+simulations: ``expert@8`` or fewer), the expert plays the hard player's game decision for decision
 (``tests/test_expert.py`` checks it); the arena seats it on environment tables for that reason
 (``engine_tables``). Called at the engine level (``choose``: ``byapar serve``, ``analyse``), it
 answers with the finished offer, which an engine table composes in its own order.
@@ -102,6 +102,7 @@ from .search import (
     UNDOES,
     Rollouts,
     paired_edge,
+    rollout_seeds,
     search_root,
 )
 
@@ -124,10 +125,9 @@ MIN_EDGE = 0.002
 # rough for a two-error test (at 8 simulations a decision the expert then plays the policy).
 # The default budget gives every candidate at least this many (48 over at most 4 candidates).
 MIN_PAIRS = 6
-# An action that undoes one the expert took earlier in the same turn is not a candidate: the
-# policy can fall into mortgaging and paying off one place over and over before rolling (each
-# pay-off costs 10% interest), and such a pair never gains anything within a turn.
-_UNDOES = UNDOES
+# An action that undoes one the expert took earlier in the same turn (``UNDOES``) is not a
+# candidate: the policy can fall into mortgaging and paying off one place over and over before
+# rolling (each pay-off costs 10% interest), and such a pair never gains anything within a turn.
 _TRADE_START = "trade_start"
 # Focus: the decisions that move the most money are searched, the rest left to the policy. The
 # buying, auction and trade-answer decisions always; before rolling, only a choice between the
@@ -299,7 +299,7 @@ class ExpertPlayer(EnginePlayer):
                 self._following = True
                 # A draft the policy will cancel stood for its next choice, which is not taken
                 # now: its reverse is no action to avoid.
-                reverse = _UNDOES.get(chosen.action.kind)
+                reverse = UNDOES.get(chosen.action.kind)
                 if reverse is not None:
                     back = chosen.action._replace(kind=reverse)
                     if self._turn_key != turn or back not in undo:
@@ -333,7 +333,7 @@ class ExpertPlayer(EnginePlayer):
         if self._turn_key != game.turn_count:
             self._turn_key, self._pre_roll = game.turn_count, 0
             self._no_undo = set()
-        reverse = _UNDOES.get(action.kind)
+        reverse = UNDOES.get(action.kind)
         if reverse is not None:
             self._no_undo.add(action._replace(kind=reverse))
         if action.kind == ActionKind.OFFER_TRADE:
@@ -364,7 +364,7 @@ class ExpertPlayer(EnginePlayer):
                   pre_roll_actions: int, seed: int, start: float) -> int:
         rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
                             self.rollout, self.policy(game))
-        seeds = random.Random(seed)
+        seeds = rollout_seeds(seed)
         per_round = len(candidates)
         if self.sims is not None:
             rounds = max(1, self.sims // per_round)

@@ -45,6 +45,8 @@ from .medium import MediumPlayer
 from .network import NumpyPolicy
 
 ROLLOUT_PLAYER = MediumPlayer
+DEFAULT_HORIZON_ROUNDS = 3
+_NO_CAP = 10**9  # a rollout stops at its horizon, never at the driver's decision cap
 # Who plays the seats of a rollout: "medium" (the medium player everywhere), "policy" (the
 # learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
 # policy or the medium player, drawn per rollout from its seed, so that the search weighs both
@@ -88,7 +90,7 @@ class PolicyRolloutPlayer:
             action = engine_action(game, i)
             # Not undoing this turn's own move (mortgaging and paying off one place over and
             # over before rolling, which the policy can fall into): its next choice instead.
-            if action not in self._undo or not np.isfinite(logits).sum() > 1:
+            if action not in self._undo or np.isfinite(logits).sum() == 1:
                 break
             logits[i] = -np.inf
         if game.phase == Phase.PRE_ROLL:
@@ -97,8 +99,6 @@ class PolicyRolloutPlayer:
             if reverse is not None:
                 self._undo.add(action._replace(kind=reverse))
         return action
-DEFAULT_HORIZON_ROUNDS = 3
-_NO_CAP = 10**9  # a rollout stops at its horizon, never at the driver's decision cap
 
 
 def chance_game(root: Game, seed: int) -> Game:

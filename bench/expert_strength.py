@@ -20,15 +20,14 @@ import json
 import time
 from pathlib import Path
 
-from byapar_agents import DEFAULT_SIMS
+from byapar_agents import DEFAULT_SIMS, expert_options, is_expert_name
 from byapar_agents.arena import ArenaConfig, run_arena, wilson
 
 MEDIUM3 = ("medium", "medium", "medium")
 HARD3 = ("hard", "hard", "hard")
 STRATEGIST3 = ("strategist", "strategist", "strategist")
-# (name, lineup, games, seed): the bars first, then the other tables, then the budget sweep,
-# then the bars' tables again on a second seed (new games) to narrow their intervals, then the
-# policy-parity check (the expert with its search silent against the hard player, same games).
+# (name, lineup, games, seed): the bars' tables, on a second seed too, each beside the hard
+# player on the same games; a panel table; then the variants that chose the defaults.
 CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert+3medium", ("expert", *MEDIUM3), 120, 0),
     ("expert+3hard", ("expert", *HARD3), 120, 0),
@@ -48,14 +47,13 @@ CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
 
 def budget_of(name: str) -> int:
     """The simulation budget a lineup's first seat plays at (0: the hard player, no search)."""
-    if name == "hard":
-        return 0
-    return int(name.split("@")[1]) if "@" in name else DEFAULT_SIMS
+    options = expert_options(name)
+    return 0 if options is None else options.get("sims", DEFAULT_SIMS)
 
 
 def is_default_expert(name: str) -> bool:
     """The shipped expert at some budget (``expert``, ``expert@SIMS``), not a variant."""
-    return name == "expert" or (name.startswith("expert@") and name[7:].isdigit())
+    return is_expert_name(name) and "-" not in name  # a variant's name has a dash
 
 
 def run(path: Path) -> dict:

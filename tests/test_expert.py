@@ -267,7 +267,7 @@ def test_an_action_undoing_one_of_this_turn_is_no_candidate() -> None:
         game.apply(action)
 
 
-_UNDO_IDS = ("mortgage", "unmortgage", "build", "sell")  # the id kinds _UNDOES can filter
+_UNDO_IDS = ("mortgage", "unmortgage", "build", "sell")  # the id kinds UNDOES can filter
 
 
 def _expert_beside_hard(seed: int, rounds: int) -> dict:
@@ -323,7 +323,7 @@ def _expert_beside_hard(seed: int, rounds: int) -> dict:
 def test_policy_only_expert_plays_the_hard_players_choices(seed: int) -> None:
     """With the search silent the expert is the hard player: the same id at every decision,
     trade drafts composed step by step by the policy (submitted or cancelled) included. The one
-    deliberate difference is ``_UNDOES``: the expert does not undo, in the same turn before
+    deliberate difference is ``UNDOES``: the expert does not undo, in the same turn before
     rolling, an action it took (pay off a place it mortgaged, sell a house it built, and the
     reverse), where the hard player can loop, paying 10% interest a round trip."""
     seen = _expert_beside_hard(seed, rounds=15)
@@ -342,7 +342,7 @@ def test_the_arena_seats_the_expert_on_environment_tables_where_it_plays_like_ha
     cancels: the arena seats the expert through the environment, where the policy-only expert
     plays the hard player's game. (Games 0, 2 and 3 of this seed are left out: there the
     expert declines to undo, in the same turn, a mortgage or a build it has just made, as
-    ``_UNDOES`` intends; ``test_policy_only_expert_plays_the_hard_players_choices`` checks that
+    ``UNDOES`` intends; ``test_policy_only_expert_plays_the_hard_players_choices`` checks that
     such decisions are the only ones where the two differ.)"""
     assert not ExpertPlayer.engine_tables
     for index in (1, 4, 5, 7):

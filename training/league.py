@@ -18,14 +18,14 @@ The learner's opponents come from three sources, as in AlphaStar's league (Vinya
 Why PFSP: a uniform mix spends most games on opponents the learner already beats, which is how
 the last hard player came to exploit the medium player alone; ``(1 - p)^2`` puts the games
 where the learner is worst, and the small floor keeps every member in sight so that old
-weaknesses cannot come back unseen.
+weaknesses cannot come back unseen. Each environment process keeps its own scores from its own
+games (no shared state between processes) and writes them to ``RUN/league/worker_K.json``
+for inspection.
 
 Mixed tables alone never show the learner a table full of one style, which is what the gauntlet,
 the arena and a game site's regulars look like: with ``single_opponent_share`` (compact trainer)
 that share of tables has one PFSP-drawn member in every seat but the learner's, and no
-self-play seats. Each environment process keeps its own scores from its own
-games (no shared state between processes) and writes them to ``RUN/league/worker_K.json``
-for inspection.
+self-play seats.
 """
 
 from __future__ import annotations
@@ -96,12 +96,14 @@ class LeaguePool:
         snaps = self.snapshots()
         members = self.members()
         weights = [pfsp_weight(self.scores.get(m, 0.5)) for m in members]
-        chosen = [rng.choices(members, weights)[0]] * count if single else []
-        for _ in range(0 if single else count):
+
+        def draw() -> str:
             if snaps and rng.random() < self.latest_share:
-                chosen.append(str(snaps[-1]))
-            else:
-                chosen.append(rng.choices(members, weights)[0])
+                return str(snaps[-1])
+            return rng.choices(members, weights)[0]
+
+        chosen = [rng.choices(members, weights)[0]] * count if single else [
+            draw() for _ in range(count)]
         players = [self._player(k) for k in chosen]
         for p, k in zip(players, chosen, strict=True):
             p.league_key = k
