@@ -13,7 +13,13 @@ from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
 from .easy import EasyPlayer
-from .expert import DEFAULT_ROLLOUT, DEFAULT_SIMS, ExpertBudgetError, ExpertPlayer
+from .expert import (
+    DEFAULT_ROLLOUT,
+    DEFAULT_SIMS,
+    DEFAULT_VALUE_MODE,
+    ExpertBudgetError,
+    ExpertPlayer,
+)
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
@@ -24,8 +30,12 @@ SEARCH_NAMES = ("expert",)
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
-# rollouts (agents.search.ROLLOUT_MODES; mixed by default); "@SIMS" the simulation budget.
-_EXPERT_NAME = re.compile(r"expert(-all)?(?:-(medium|policy|mixed))?(?:@([0-9]{1,6}))?")
+# rollouts (agents.search.ROLLOUT_MODES; mixed by default); "-net" or "-share" how a rollout is
+# scored at its horizon (the value network or the position-value share); "-hN" the horizon in
+# rounds; "@SIMS" the simulation budget.
+_EXPERT_NAME = re.compile(
+    r"expert(-all)?(?:-(medium|policy|mixed))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
+    r"(?:@([0-9]{1,6}))?")
 
 
 class UnknownAgentError(ValueError):
@@ -38,9 +48,12 @@ def expert_options(name: object) -> dict | None:
     parts = _EXPERT_NAME.fullmatch(name) if isinstance(name, str) else None
     if parts is None:
         return None
-    options = {"focus": not parts.group(1), "rollout": parts.group(2) or DEFAULT_ROLLOUT}
-    if parts.group(3) is not None:
-        options["sims"] = int(parts.group(3))
+    options = {"focus": not parts.group(1), "rollout": parts.group(2) or DEFAULT_ROLLOUT,
+               "value": parts.group(3) or DEFAULT_VALUE_MODE}
+    if parts.group(4) is not None:
+        options["horizon_rounds"] = int(parts.group(4))
+    if parts.group(5) is not None:
+        options["sims"] = int(parts.group(5))
     return options
 
 
@@ -83,7 +96,7 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
-        "expert[-all][-medium|-policy|-mixed][@SIMS] "
+        "expert[-all][-medium|-policy|-mixed][-net|-share][-hROUNDS][@SIMS] "
         "or a checkpoint folder")
 
 

@@ -105,9 +105,14 @@ from .search import (
     rollout_seeds,
     search_root,
 )
+from .value import DEFAULT_VALUE, ValueNet
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
 DEFAULT_ROLLOUT = "mixed"  # who plays the rollouts (agents.search.ROLLOUT_MODES)
+# How a rollout cut at its horizon is scored: "net", the value network's win chance
+# (agents.value), or "share", the seat's share of the table's position value.
+VALUE_MODES = ("net", "share")
+DEFAULT_VALUE_MODE = "share"
 DEFAULT_BUDGET_MS = 300.0  # the serve budget
 MAX_SIMS = 100_000
 MAX_BUDGET_MS = 600_000.0  # ten minutes a decision: anything more is a typo
@@ -167,6 +172,16 @@ def check_budget(sims: object, budget_ms: object, horizon_rounds: object = DEFAU
 
 
 _POLICIES: dict[Path, LearnedPlayer] = {}
+
+
+_VALUE: list[ValueNet] = []
+
+
+def _value_net() -> ValueNet:
+    """The shipped value network, loaded once per process."""
+    if not _VALUE:
+        _VALUE.append(ValueNet.load(DEFAULT_VALUE))
+    return _VALUE[0]
 
 
 def _learned(folder: Path) -> LearnedPlayer:
@@ -240,14 +255,18 @@ class ExpertPlayer(EnginePlayer):
     def __init__(self, seed: int | None = None, budget_ms: float | None = None,
                  sims: int | None = None, horizon_rounds: int = DEFAULT_HORIZON_ROUNDS,
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
-                 rollout: str = DEFAULT_ROLLOUT) -> None:
+                 rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE) -> None:
         check_budget(sims, budget_ms, horizon_rounds)
         if not isinstance(focus, bool):
             raise ExpertBudgetError(f"focus must be true or false, got {focus!r:.40}")
         if rollout not in ROLLOUT_MODES:
             raise ExpertBudgetError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                     f"got {rollout!r:.40}")
+        if value not in VALUE_MODES:
+            raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
+                                    f"got {value!r:.40}")
         self.focus = focus
+        self.value = _value_net() if value == "net" else None
         self.rollout = rollout
         super().__init__()
         self.sims = sims if budget_ms is None and sims is not None else (
@@ -363,7 +382,7 @@ class ExpertPlayer(EnginePlayer):
     def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
                   pre_roll_actions: int, seed: int, start: float) -> int:
         rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                            self.rollout, self.policy(game))
+                            self.rollout, self.policy(game), self.value)
         seeds = rollout_seeds(seed)
         per_round = len(candidates)
         if self.sims is not None:

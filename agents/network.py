@@ -56,14 +56,14 @@ class NumpyPolicy:
         logits = self.logits(observation)
         return int(np.argmax(np.where(np.asarray(mask, bool), logits, -np.inf)))
 
-    def save(self, folder: str | Path, meta: dict) -> None:
+    def save(self, folder: str | Path, meta: dict, fmt: str = CHECKPOINT_FORMAT) -> None:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         arrays = {}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"layer{i}_w"], arrays[f"layer{i}_b"] = w, b
         np.savez_compressed(folder / "weights.npz", **arrays)
-        full = {**expected_meta(), "activation": self.activation,
+        full = {**expected_meta(fmt), "activation": self.activation,
                 "layers": [list(w.shape) for w, _ in self.layers], **meta}
         (folder / "meta.json").write_text(json.dumps(full, indent=2) + "\n")
 
@@ -84,16 +84,20 @@ def average_policies(policies: list[NumpyPolicy]) -> NumpyPolicy:
     return NumpyPolicy(layers, policies[0].activation)
 
 
-def expected_meta() -> dict:
+def expected_meta(fmt: str = CHECKPOINT_FORMAT) -> dict:
     """What a checkpoint must have been made for, to play in this installation."""
-    return {"format": CHECKPOINT_FORMAT, "checkpoint_version": CHECKPOINT_VERSION,
+    return {"format": fmt, "checkpoint_version": CHECKPOINT_VERSION,
             "observation_version": OBSERVATION_VERSION, "observation_size": OBSERVATION_SIZE,
             "action_version": ACTION_VERSION, "num_actions": NUM_ACTIONS,
             "action_table_hash": action_table_hash(), "board_hash": BOARD_HASH}
 
 
-def load_checkpoint(folder: str | Path) -> tuple[NumpyPolicy, dict]:
-    """The policy and its metadata from a checkpoint folder, checked against this install."""
+def load_checkpoint(folder: str | Path, fmt: str = CHECKPOINT_FORMAT,
+                    outputs: int = NUM_ACTIONS) -> tuple[NumpyPolicy, dict]:
+    """The policy and its metadata from a checkpoint folder, checked against this install.
+
+    ``fmt`` and ``outputs``: another network of the same form (``byapar_agents.value``: one
+    output, a position's value)."""
     folder = Path(folder)
     meta_path, weights_path = folder / "meta.json", folder / "weights.npz"
     for path in (meta_path, weights_path):
@@ -106,7 +110,7 @@ def load_checkpoint(folder: str | Path) -> tuple[NumpyPolicy, dict]:
         raise CheckpointError(f"checkpoint {folder}: meta.json is not valid JSON: {exc}") from exc
     if not isinstance(meta, dict):
         raise CheckpointError(f"checkpoint {folder}: meta.json must hold an object")
-    for key, want in expected_meta().items():
+    for key, want in expected_meta(fmt).items():
         if meta.get(key) != want:
             raise CheckpointError(
                 f"checkpoint {folder} was made for {key} = {meta.get(key)!r}, but this "
@@ -125,11 +129,11 @@ def load_checkpoint(folder: str | Path) -> tuple[NumpyPolicy, dict]:
     for (_w, b), shape in zip(layers, shapes, strict=True):
         if shape[0] != size or b.shape != (shape[1],):
             raise CheckpointError(f"checkpoint {folder}: layer shapes {shapes} do not chain "
-                                  f"from {OBSERVATION_SIZE} inputs to {NUM_ACTIONS} actions")
+                                  f"from {OBSERVATION_SIZE} inputs to {outputs} outputs")
         size = shape[1]
-    if size != NUM_ACTIONS:
-        raise CheckpointError(f"checkpoint {folder}: the last layer has {size} outputs, this "
-                              f"action table has {NUM_ACTIONS}")
+    if size != outputs:
+        raise CheckpointError(f"checkpoint {folder}: the last layer has {size} outputs, "
+                              f"{outputs} expected")
     for i, (w, b) in enumerate(layers):
         # A NaN or inf weight makes every logit NaN, and the argmax then always picks the
         # lowest legal id: a player that loads but cannot play. Refuse it here.

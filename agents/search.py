@@ -17,7 +17,9 @@ rollout mode (``ROLLOUT_MODES``):
 Its score for the searching seat is:
 
 - at the game's end, the seat's share of the win (1, 1/k for a k-way shared win, or 0);
-- at the horizon, the seat's share of the position value of every seat still in
+- at the horizon, with a value network (``value``, ``agents.value.ValueNet``), the seat's
+  chance of winning by that network, learned from the outcomes of games;
+- at the horizon, without one, the seat's share of the position value of every seat still in
   (``valuation.position_value``: cash, places at their net-worth value and the rent they should
   bring over the rounds left), a number from 0 to 1 like the win share.
 
@@ -43,6 +45,7 @@ from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
 from .network import NumpyPolicy
+from .value import ValueNet
 
 ROLLOUT_PLAYER = MediumPlayer
 DEFAULT_HORIZON_ROUNDS = 3
@@ -141,7 +144,7 @@ class Rollouts:
 
     def __init__(self, root: Game, seat: int, pre_roll_actions: int = 0,
                  horizon_rounds: int = DEFAULT_HORIZON_ROUNDS, mode: str = "medium",
-                 policy: NumpyPolicy | None = None) -> None:
+                 policy: NumpyPolicy | None = None, value: ValueNet | None = None) -> None:
         if mode not in ROLLOUT_MODES:
             raise ValueError(f"rollout mode must be one of {', '.join(ROLLOUT_MODES)}, "
                              f"got {mode!r:.40}")
@@ -152,6 +155,7 @@ class Rollouts:
         self.pre_roll_actions = pre_roll_actions
         self.horizon_rounds = horizon_rounds
         self.mode = mode
+        self.value = value
         n = root.num_players
         self.mediums = [ROLLOUT_PLAYER() for _ in range(n)]
         self.policies = [PolicyRolloutPlayer(policy) for _ in range(n)] if policy else []
@@ -182,6 +186,8 @@ class Rollouts:
         while game.round < stop and (legal := driver.engine_choices()):
             seat = game.current_player
             driver.take_engine(players[seat].choose(game, seat, legal))
+        if self.value is not None and not game.is_over:
+            return self.value.win_chances(game)[self.seat]
         return score(game, self.seat)
 
 

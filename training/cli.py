@@ -2,6 +2,7 @@
 
     byapar arena [options]      computer players against each other (the main job)
     byapar train [options]      self-play training of the hard player
+    byapar train-value [options]    the expert's value network (win chances from a position)
     byapar gauntlet PLAYER      a player against every panel member and level
     byapar exploit CKPT --steps N   how far a fresh learner exploits a frozen player
     byapar export RUN --name hard   a training run as a shipped checkpoint
@@ -73,6 +74,7 @@ USER_ERRORS = (
     ("byapar_agents.analyse", "AnalyseError"),
     ("byapar_training.selfplay", "ConfigError"),
     ("byapar_training.export", "ExportError"),
+    ("byapar_training.value", "ValueConfigError"),
 )
 
 
@@ -291,6 +293,13 @@ def exploit_main(argv: list[str]) -> int:
     return exploit_main_(argv)
 
 
+def train_value_main(argv: list[str]) -> int:
+    require(("torch",), "train-value")
+    from .value import main as train_value_main_
+
+    return train_value_main_(argv)
+
+
 def export_main(argv: list[str]) -> int:
     from .export import main as export_main_
 
@@ -351,6 +360,8 @@ def analyse_main(argv: list[str]) -> int:
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "arena": ("computer players against each other (the main job)", arena_main),
     "train": ("self-play training of the hard player (needs the train extra)", train_main),
+    "train-value": ("train the expert's value network: win chances from a position",
+                    train_value_main),
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
     "exploit": ("train a fresh learner against a frozen player: its exploitability",
@@ -365,6 +376,8 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
 INTERRUPTED = {
     "train": "; the run folder keeps its last save, and the same command resumes from it",
     "exploit": "; the run folder keeps its last save, and the same command resumes from it",
+    "train-value": "; the run folder keeps its finished chunks of games, and the same command "
+                   "goes on from them",
     "gauntlet": "; with --json, the same command goes on from the finished cells",
 }
 

@@ -1,0 +1,67 @@
+"""A learned value: each seat's chance of winning from a position, as numpy alone.
+
+The network reads one seat's observation (``byapar_env.observation.encode``, the policy's own
+input) and gives that seat a score; a softmax of the scores over the seats still in is the
+table's win chances, which sum to one as the win shares do. It was trained on the outcomes of
+games between the hard policy and the hand-written players (``byapar_training.value``), and the
+expert's rollouts end on it at their horizon in place of the net-worth share (``agents.search``).
+
+A value checkpoint folder is a policy checkpoint's twin: ``weights.npz`` and ``meta.json`` with
+``"format": "byapar-value"`` and one output; a folder made for another observation layout or
+board, or a damaged one, is refused with ``CheckpointError``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from byapar_checkpoints import shipped
+
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.engine import Game
+from byapar_env.observation import OBSERVATION_SIZE, encode
+
+from .network import NumpyPolicy, load_checkpoint
+
+VALUE_FORMAT = "byapar-value"
+DEFAULT_VALUE = shipped("value")
+
+
+class ValueNet:
+    """Win chances of every seat of a game, from the seats' own observations."""
+
+    def __init__(self, network: NumpyPolicy, meta: dict | None = None) -> None:
+        self.network = network
+        self.meta = meta or {}
+        self._obs = np.zeros((0, OBSERVATION_SIZE), np.float32)
+
+    @classmethod
+    def load(cls, folder: str | Path = DEFAULT_VALUE) -> ValueNet:
+        network, meta = load_checkpoint(folder, fmt=VALUE_FORMAT, outputs=1)
+        return cls(network, meta)
+
+    def save(self, folder: str | Path, meta: dict) -> None:
+        self.network.save(folder, meta, fmt=VALUE_FORMAT)
+
+    def chances(self, observations: np.ndarray) -> np.ndarray:
+        """Win chances of the seats whose observations are the rows (a softmax of scores)."""
+        scores = self.network.logits(observations)[:, 0]
+        scores = np.exp(scores - scores.max())
+        return scores / scores.sum()
+
+    def win_chances(self, game: Game) -> list[float]:
+        """Every seat's chance of winning ``game`` (0 for a seat that is out; the true shares
+        once the game is over)."""
+        n = game.num_players
+        if game.is_over:
+            return [1.0 / len(game.winners) if s in game.winners else 0.0 for s in range(n)]
+        seats = game.active_seats()
+        if len(self._obs) != len(seats):
+            self._obs = np.zeros((len(seats), OBSERVATION_SIZE), np.float32)
+        for row, seat in enumerate(seats):
+            encode(game, seat, self._obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        out = [0.0] * n
+        for seat, chance in zip(seats, self.chances(self._obs), strict=True):
+            out[seat] = float(chance)
+        return out
