@@ -5,9 +5,11 @@
 The chances come from rollouts to the game's end from the saved position: the medium player in
 every seat (a saved game does not say who sits where), fresh dice and reshuffled decks per
 rollout from the seed, a shared win counted as its share; each seat's rate carries a 95% Wilson
-interval. The expert's choice is its evaluation of the decision under way (``ExpertPlayer.
-evaluate``): every candidate with its prior and mean simulated score. The same seed gives the
-same figures. ``POST /v1/analyse`` of ``byapar serve`` answers with the same ``analyse`` call.
+interval. Beside them, the value network's chances (``agents.value``: learned from games of the
+hard policy and the hand-written players, instant, no interval). The expert's choice is its
+evaluation of the decision under way (``ExpertPlayer.evaluate``): every candidate with its prior
+and mean simulated score. The same seed gives the same figures. ``POST /v1/analyse`` of
+``byapar serve`` answers with the same ``analyse`` call.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from byapar_env.engine.serialize import game_from_dict
 from .arena import wilson
 from .expert import MAX_SIMS, Evaluation, ExpertPlayer
 from .search import ROLLOUT_PLAYER, chance_game, search_root
+from .value import shipped_value
 
 DEFAULT_ROLLOUTS = 200
 # The expert's simulations for the decision under way: twice its play budget, since an analysis
@@ -55,13 +58,16 @@ class Analysis:
     rollouts: int  # finished rollouts (fewer than asked only when a deadline stopped them)
     expert: Evaluation | None
     seconds: float
+    value_net: list[float]  # each seat's chance by the value network (agents.value): instant
+
 
     def to_dict(self) -> dict:
         ev = self.expert
         return {
             "seat_to_move": self.seat_to_move, "rollouts": self.rollouts,
             "seconds": round(self.seconds, 3),
-            "chances": [{"seat": c.seat, "wins": c.wins, "rate": c.rate, "ci95": list(c.ci95)}
+            "chances": [{"seat": c.seat, "wins": c.wins, "rate": c.rate, "ci95": list(c.ci95),
+                         "value_net": round(self.value_net[c.seat], 4)}
                         for c in self.chances],
             "expert": None if ev is None else {
                 "sims": ev.sims, "choice": ev.choice, "action": str(ev.action),
@@ -166,8 +172,9 @@ def analyse(game: Game, pre_roll_actions: int = 0, rollouts: int = DEFAULT_ROLLO
     expert = ExpertPlayer(seed, sims=expert_sims)
     evaluation = expert.evaluate(game, pre_roll_actions, seed)
     chances, done = win_chances(game, rollouts, seed, deadline)
+    by_net = shipped_value().win_chances(game)
     return Analysis(game.current_player, chances, done, evaluation,
-                    time.perf_counter() - start)
+                    time.perf_counter() - start, by_net)
 
 
 def format_analysis(analysis: Analysis, game: Game) -> str:
@@ -175,10 +182,11 @@ def format_analysis(analysis: Analysis, game: Game) -> str:
              f"{game.rules.round_limit}, {game.num_players} seats",
              "",
              f"chance of winning ({analysis.rollouts} rollouts to the end, the medium player in "
-             f"every seat; 95% Wilson interval):"]
+             f"every seat; 95% Wilson interval; and by the value network):"]
     for c in analysis.chances:
         state = "  bankrupt" if game.bankrupt[c.seat] else ""
         lines.append(f"  seat {c.seat}  {c.rate:6.1%}  ({c.ci95[0]:.1%} - {c.ci95[1]:.1%})"
+                     f"  value network {analysis.value_net[c.seat]:6.1%}"
                      f"  net worth {game.net_worth(c.seat):,}{state}")
     ev = analysis.expert
     if ev is not None:

@@ -38,8 +38,11 @@ answers with the finished offer, which an engine table composes in its own order
 **How values are estimated.** ``agents.search``: each simulation clones the game, gives it fresh
 dice and reshuffled decks from a per-simulation seed, takes the candidate and plays every seat
 on for ``horizon_rounds`` rounds (3) or to the game's end if that comes first. The score is the
-expert's share of the win at the end, else its share of all seats' position value at the
-horizon. Simulation ``k`` of every candidate uses the same seed (common random numbers), so
+expert's share of the win at the end; at the horizon (``value``) either its share of all
+seats' position value (``share``) or its chance of winning by the value network (``net``,
+``agents.value``, trained by ``byapar train-value`` on the outcomes of games: a position's worth
+in wins, not in money, so that being the one rich seat counts for more than a share of the
+money). Simulation ``k`` of every candidate uses the same seed (common random numbers), so
 candidates are compared on the same luck. Who plays the rollouts (``rollout``): by default
 ``mixed``, the learned policy in the expert's own seat (its later moves are the policy's, as
 they will be) and, in each other seat, the policy or the medium player, drawn for each
@@ -105,7 +108,7 @@ from .search import (
     rollout_seeds,
     search_root,
 )
-from .value import DEFAULT_VALUE, ValueNet
+from .value import shipped_value
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
 DEFAULT_ROLLOUT = "mixed"  # who plays the rollouts (agents.search.ROLLOUT_MODES)
@@ -172,16 +175,6 @@ def check_budget(sims: object, budget_ms: object, horizon_rounds: object = DEFAU
 
 
 _POLICIES: dict[Path, LearnedPlayer] = {}
-
-
-_VALUE: list[ValueNet] = []
-
-
-def _value_net() -> ValueNet:
-    """The shipped value network, loaded once per process."""
-    if not _VALUE:
-        _VALUE.append(ValueNet.load(DEFAULT_VALUE))
-    return _VALUE[0]
 
 
 def _learned(folder: Path) -> LearnedPlayer:
@@ -266,7 +259,7 @@ class ExpertPlayer(EnginePlayer):
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
         self.focus = focus
-        self.value = _value_net() if value == "net" else None
+        self.value = shipped_value() if value == "net" else None
         self.rollout = rollout
         super().__init__()
         self.sims = sims if budget_ms is None and sims is not None else (

@@ -13,6 +13,7 @@ board, or a damaged one, is refused with ``CheckpointError``.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -65,3 +66,10 @@ class ValueNet:
         for seat, chance in zip(seats, self.chances(self._obs), strict=True):
             out[seat] = float(chance)
         return out
+
+
+@cache
+def shipped_value() -> ValueNet:
+    """The shipped value network, loaded once per process (stateless but for a scratch buffer,
+    which each call fills before reading)."""
+    return ValueNet.load(DEFAULT_VALUE)

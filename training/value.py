@@ -14,7 +14,8 @@ Read top to bottom: the config, then the two stages.
    shares (a listwise loss: the chances sum to one as the shares do, at every table size). The
    chunks whose number ends in 9 are held out. Each epoch logs the held-out loss beside the
    net-worth share's (``agents.search.score``, the value the search used before: a seat's share
-   of position value read as its win chance) and writes the numpy checkpoint ``RUN/value/``.
+   of position value read as its win chance, as it is and calibrated), and writes the numpy
+   checkpoint ``RUN/value/`` whenever the held-out loss is the best so far (early stopping).
 
 Then copy ``RUN/value`` to ``checkpoints/value`` to ship it.
 """
@@ -220,10 +221,21 @@ def load_positions(run: Path, held_out: bool) -> dict[str, np.ndarray]:
 
 
 def baseline_figures(data: dict[str, np.ndarray]) -> dict[str, float]:
-    """Cross-entropy and winner accuracy of the net-worth share read as a win chance."""
+    """Cross-entropy and winner accuracy of the net-worth share read as a win chance: as it is,
+    and calibrated (each share raised to the power that fits these positions best, then
+    normalised), so the network is compared with the best the share can do."""
     base = np.where(data["mask"], data["baseline"], 0.0)
-    base = base / np.maximum(base.sum(1, keepdims=True), 1e-9)
-    return figures(base, data["target"], data["mask"])
+    plain = figures(base / np.maximum(base.sum(1, keepdims=True), 1e-9), data["target"],
+                    data["mask"])
+    best = None
+    for power in (1.5, 2, 3, 4, 6, 8, 12):
+        p = base**power
+        f = figures(p / np.maximum(p.sum(1, keepdims=True), 1e-30), data["target"],
+                    data["mask"])
+        if best is None or f["cross_entropy"] < best[1]["cross_entropy"]:
+            best = (power, f)
+    return {**plain, "calibrated_power": best[0],
+            "calibrated_cross_entropy": best[1]["cross_entropy"]}
 
 
 def figures(chances: np.ndarray, target: np.ndarray, mask: np.ndarray) -> dict[str, float]:
@@ -260,8 +272,9 @@ def fit(config: ValueConfig, log=None) -> dict:
         return torch.log_softmax(scores, 1)
 
     base = baseline_figures(held)
-    log(f"net-worth share on held-out positions: cross-entropy {base['cross_entropy']:.4f}, "
-        f"winner named {base['winner_accuracy']:.1%}")
+    log(f"net-worth share on held-out positions: cross-entropy {base['cross_entropy']:.4f} "
+        f"(calibrated, share ** {base['calibrated_power']}: "
+        f"{base['calibrated_cross_entropy']:.4f}), winner named {base['winner_accuracy']:.1%}")
     rng = np.random.default_rng(config.seed)
     history = []
     for epoch in range(config.epochs):
@@ -280,9 +293,13 @@ def fit(config: ValueConfig, log=None) -> dict:
                      for i in range(0, len(held["obs"]), 4096)]
         result = figures(np.concatenate(parts), held["target"], held["mask"])
         history.append({"epoch": epoch + 1, **result})
+        best = min(h["cross_entropy"] for h in history) == result["cross_entropy"]
         log(f"epoch {epoch + 1}/{config.epochs}: held-out cross-entropy "
-            f"{result['cross_entropy']:.4f}, winner named {result['winner_accuracy']:.1%}")
-        export(net, run / "value", config, result, base, len(train["obs"]), len(held["obs"]))
+            f"{result['cross_entropy']:.4f}, winner named {result['winner_accuracy']:.1%}"
+            + ("  (best so far: written)" if best else ""))
+        if best:  # the checkpoint is the epoch that predicts the held-out games best
+            export(net, run / "value", config, {"epoch": epoch + 1, **result}, base,
+                   len(train["obs"]), len(held["obs"]))
     return {"baseline": base, "history": history}
 
 
