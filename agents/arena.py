@@ -33,6 +33,7 @@ from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from . import AGENT_NAMES, is_expert_name, make_agent
 from .base import EnginePlayer
+from .network import single_thread_blas
 
 # Every game's result is kept until the end (the ratings are fitted over the games in order),
 # about a kilobyte each: a million games is hours of play and about a gigabyte, and a bigger
@@ -245,8 +246,9 @@ def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None =
     return results
 
 
-def _ignore_sigint() -> None:
+def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    single_thread_blas()  # a spawned worker starts with numpy's default threads
 
 
 def _worker_pool(workers: int):
@@ -260,7 +262,7 @@ def _worker_pool(workers: int):
     old = (signal.signal(signal.SIGINT, signal.SIG_IGN)
            if threading.current_thread() is threading.main_thread() else None)
     try:
-        return get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+        return get_context("spawn").Pool(workers, initializer=_worker_start)
     finally:
         if old is not None:
             signal.signal(signal.SIGINT, old)

@@ -372,6 +372,10 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "analyse": ("a saved game: win chances by rollouts and the expert's choice", analyse_main),
 }
 
+# The commands whose work is players' forward passes: numpy's matrix products on one thread
+# (byapar_agents.network.single_thread_blas). Training leaves torch's threads alone.
+PLAYING_COMMANDS = frozenset({"arena", "gauntlet", "serve", "analyse"})
+
 # What Ctrl-C leaves behind, where that matters.
 INTERRUPTED = {
     "train": "; the run folder keeps its last save, and the same command resumes from it",
@@ -402,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"byapar: unknown command {command!r}; commands: {', '.join(COMMANDS)}",
               file=sys.stderr)
         return 2
+    if command in PLAYING_COMMANDS:
+        from byapar_agents.network import single_thread_blas
+
+        single_thread_blas()
     try:
         return COMMANDS[command][1](rest)
     except KeyboardInterrupt:
