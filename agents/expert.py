@@ -115,7 +115,11 @@ DEFAULT_ROLLOUT = "mixed"  # who plays the rollouts (agents.search.ROLLOUT_MODES
 # How a rollout cut at its horizon is scored: "net", the value network's win chance
 # (agents.value), or "share", the seat's share of the table's position value.
 VALUE_MODES = ("net", "share")
-DEFAULT_VALUE_MODE = "share"
+DEFAULT_VALUE_MODE = "net"
+# The horizon in rounds, by value mode: the network reads a position's worth in wins, so one
+# round (the next landing of every seat) is enough and leaves time for more simulations; the
+# share needs rounds of rent to tell places apart.
+DEFAULT_HORIZONS = {"net": 1, "share": DEFAULT_HORIZON_ROUNDS}
 DEFAULT_BUDGET_MS = 300.0  # the serve budget
 MAX_SIMS = 100_000
 MAX_BUDGET_MS = 600_000.0  # ten minutes a decision: anything more is a typo
@@ -246,18 +250,20 @@ class ExpertPlayer(EnginePlayer):
     engine_tables = False
 
     def __init__(self, seed: int | None = None, budget_ms: float | None = None,
-                 sims: int | None = None, horizon_rounds: int = DEFAULT_HORIZON_ROUNDS,
+                 sims: int | None = None, horizon_rounds: int | None = None,
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
                  rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE) -> None:
+        if value not in VALUE_MODES:
+            raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
+                                    f"got {value!r:.40}")
+        if horizon_rounds is None:
+            horizon_rounds = DEFAULT_HORIZONS[value]
         check_budget(sims, budget_ms, horizon_rounds)
         if not isinstance(focus, bool):
             raise ExpertBudgetError(f"focus must be true or false, got {focus!r:.40}")
         if rollout not in ROLLOUT_MODES:
             raise ExpertBudgetError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                     f"got {rollout!r:.40}")
-        if value not in VALUE_MODES:
-            raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
-                                    f"got {value!r:.40}")
         self.focus = focus
         self.value = shipped_value() if value == "net" else None
         self.rollout = rollout

@@ -25,8 +25,10 @@ from byapar_env.engine import Game, Rules
 
 from .common import baseline_ops_per_second
 
+# The default expert (the value network, one round on) at several budgets, and the previous
+# default (the position-value share, three rounds on) at the arena's budget beside it.
 BUDGETS: tuple[dict, ...] = (dict(sims=16), dict(sims=48), dict(sims=96), dict(budget_ms=100),
-                             dict(budget_ms=300))
+                             dict(budget_ms=300), dict(sims=48, value="share"))
 
 
 def positions(count: int, seed: int = 0) -> list[tuple[Game, int]]:

@@ -36,12 +36,15 @@ CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("hard+3medium/seed1", ("hard", *MEDIUM3), 120, 1),
     ("expert+3strategist", ("expert", *STRATEGIST3), 80, 0),
     ("hard+3strategist", ("hard", *STRATEGIST3), 80, 0),
-    # the variants that chose the defaults (agents/__init__.py names them), same games
-    ("expert-medium@48+3medium", ("expert-medium@48", *MEDIUM3), 120, 0),
-    ("expert-policy@48+3medium", ("expert-policy@48", *MEDIUM3), 120, 0),
-    ("expert-policy@48+3hard", ("expert-policy@48", *HARD3), 120, 0),
-    ("expert-all-medium@24+3medium", ("expert-all-medium@24", *MEDIUM3), 120, 0),
-    ("expert-all-medium@24+3hard", ("expert-all-medium@24", *HARD3), 100, 0),
+    ("expert@96+3hard", ("expert@96", *HARD3), 120, 0),
+    # the variants that chose the defaults (agents/__init__.py names them), same games: the
+    # value network at horizons of 2 and 3 rounds, and the position-value share (the previous
+    # default: three rounds, scored by the share)
+    ("expert-net-h2@48+3medium", ("expert-net-h2@48", *MEDIUM3), 120, 0),
+    ("expert-net-h2@48+3hard", ("expert-net-h2@48", *HARD3), 120, 0),
+    ("expert-net-h3@48+3medium", ("expert-net-h3@48", *MEDIUM3), 120, 0),
+    ("expert-net-h3@48+3hard", ("expert-net-h3@48", *HARD3), 120, 0),
+    ("expert-share@48+3medium", ("expert-share@48", *MEDIUM3), 120, 0),
 )
 
 

@@ -119,7 +119,9 @@ def test_expert_names_choose_the_value_and_the_horizon() -> None:
     expert = make_agent("expert-net-h2@24")
     assert (expert.value is not None, expert.horizon_rounds, expert.sims) == (True, 2, 24)
     share = make_agent("expert-share")
-    assert share.value is None and share.horizon_rounds == 3
+    assert share.value is None and share.horizon_rounds == 3  # the share's own horizon
+    default = make_agent("expert")  # the network, one round on
+    assert default.value is not None and default.horizon_rounds == 1
     both = make_agent("expert-all-policy-net@12")
     assert (both.focus, both.rollout, both.value is not None) == (False, "policy", True)
     with pytest.raises(ExpertBudgetError, match="value must be one of net, share"):
