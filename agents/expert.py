@@ -37,7 +37,8 @@ answers with the finished offer, which an engine table composes in its own order
 
 **How values are estimated.** ``agents.search``: each simulation clones the game, gives it fresh
 dice and reshuffled decks from a per-simulation seed, takes the candidate and plays every seat
-on for ``horizon_rounds`` rounds (3) or to the game's end if that comes first. The score is the
+on for ``horizon_rounds`` rounds (``DEFAULT_HORIZONS``: 1 with the value network, the default;
+3 with the share) or to the game's end if that comes first. The score is the
 expert's share of the win at the end; at the horizon (``value``) either its share of all
 seats' position value (``share``) or its chance of winning by the value network (``net``,
 ``agents.value``, trained by ``byapar train-value`` on the outcomes of games: a position's worth
