@@ -27,7 +27,8 @@ MEDIUM3 = ("medium", "medium", "medium")
 HARD3 = ("hard", "hard", "hard")
 STRATEGIST3 = ("strategist", "strategist", "strategist")
 # (name, lineup, games, seed): the bars' tables, on a second seed too, each beside the hard
-# player on the same games; a panel table; then the variants that chose the defaults.
+# player on the same games; a panel table; heads-up and six seats; then the variants that
+# chose the defaults.
 CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert+3medium", ("expert", *MEDIUM3), 120, 0),
     ("expert+3hard", ("expert", *HARD3), 120, 0),
@@ -37,6 +38,11 @@ CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert+3strategist", ("expert", *STRATEGIST3), 80, 0),
     ("hard+3strategist", ("hard", *STRATEGIST3), 80, 0),
     ("expert@96+3hard", ("expert@96", *HARD3), 120, 0),
+    ("expert+3hard/seed1", ("expert", *HARD3), 120, 1),
+    ("expert+medium", ("expert", "medium"), 120, 0),
+    ("hard+medium", ("hard", "medium"), 120, 0),
+    ("expert+5medium", ("expert", *MEDIUM3, "medium", "medium"), 60, 0),
+    ("hard+5medium", ("hard", *MEDIUM3, "medium", "medium"), 60, 0),
     # the variants that chose the defaults (agents/__init__.py names them), same games: the
     # value network at horizons of 2 and 3 rounds, and the position-value share (the previous
     # default: three rounds, scored by the share)
