@@ -60,7 +60,6 @@ class Analysis:
     seconds: float
     value_net: list[float]  # each seat's chance by the value network (agents.value): instant
 
-
     def to_dict(self) -> dict:
         ev = self.expert
         return {

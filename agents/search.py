@@ -45,7 +45,7 @@ from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
 from .network import NumpyPolicy
-from .value import ValueNet
+from .value import ValueNet, win_shares
 
 ROLLOUT_PLAYER = MediumPlayer
 DEFAULT_HORIZON_ROUNDS = 3
@@ -130,7 +130,7 @@ def score(game: Game, seat: int) -> float:
     """The seat's share of the win once the game is over, else of the position value of the
     seats still in (both from 0 to 1)."""
     if game.is_over:
-        return 1.0 / len(game.winners) if seat in game.winners else 0.0
+        return win_shares(game)[seat]
     if game.bankrupt[seat]:
         return 0.0
     values = [max(0.0, position_value(game, s)) for s in game.active_seats()]
@@ -186,7 +186,7 @@ class Rollouts:
         while game.round < stop and (legal := driver.engine_choices()):
             seat = game.current_player
             driver.take_engine(players[seat].choose(game, seat, legal))
-        if self.value is not None and not game.is_over:
+        if self.value is not None:  # the true shares once the game is over
             return self.value.win_chances(game)[self.seat]
         return score(game, self.seat)
 

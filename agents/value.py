@@ -35,7 +35,6 @@ class ValueNet:
     def __init__(self, network: NumpyPolicy, meta: dict | None = None) -> None:
         self.network = network
         self.meta = meta or {}
-        self._obs = np.zeros((0, OBSERVATION_SIZE), np.float32)
 
     @classmethod
     def load(cls, folder: str | Path = DEFAULT_VALUE) -> ValueNet:
@@ -54,22 +53,27 @@ class ValueNet:
     def win_chances(self, game: Game) -> list[float]:
         """Every seat's chance of winning ``game`` (0 for a seat that is out; the true shares
         once the game is over)."""
-        n = game.num_players
         if game.is_over:
-            return [1.0 / len(game.winners) if s in game.winners else 0.0 for s in range(n)]
+            return win_shares(game)
         seats = game.active_seats()
-        if len(self._obs) != len(seats):
-            self._obs = np.zeros((len(seats), OBSERVATION_SIZE), np.float32)
+        # A fresh array each call (a few microseconds): one shipped network serves every expert
+        # of a process, and byapar serve decides for several tables at once on its threads.
+        obs = np.empty((len(seats), OBSERVATION_SIZE), np.float32)
         for row, seat in enumerate(seats):
-            encode(game, seat, self._obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
-        out = [0.0] * n
-        for seat, chance in zip(seats, self.chances(self._obs), strict=True):
+            encode(game, seat, obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        out = [0.0] * game.num_players
+        for seat, chance in zip(seats, self.chances(obs), strict=True):
             out[seat] = float(chance)
         return out
 
 
+def win_shares(game: Game) -> list[float]:
+    """Each seat's share of the win of a finished game: 1, 1/k for a k-way shared win, or 0."""
+    return [1.0 / len(game.winners) if s in game.winners else 0.0
+            for s in range(game.num_players)]
+
+
 @cache
 def shipped_value() -> ValueNet:
-    """The shipped value network, loaded once per process (stateless but for a scratch buffer,
-    which each call fills before reading)."""
+    """The shipped value network, loaded once per process (stateless: safe to share)."""
     return ValueNet.load(DEFAULT_VALUE)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
+import shlex
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -35,7 +35,7 @@ from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import PolicyRolloutPlayer, score
-from byapar_agents.value import ValueNet
+from byapar_agents.value import ValueNet, win_shares
 
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import Game, Rules
@@ -149,9 +149,7 @@ def play_and_sample(seed: int, table_sizes: list[int], sample_rate: float, polic
             positions.append((obs, shares, np.array(seats, np.int16)))
         seat = game.current_player
         driver.take_engine(players[seat].choose(game, seat, legal))
-    won = np.array([1 / len(game.winners) if s in game.winners else 0.0 for s in range(n)],
-                   np.float32)
-    return positions, won
+    return positions, np.array(win_shares(game), np.float32)
 
 
 def chunk_path(run: Path, k: int) -> Path:
@@ -173,9 +171,10 @@ def generate(config: ValueConfig, log=None) -> None:
         obs, baseline, target, state = [], [], [], []
         count = min(config.chunk_games, config.games - k * config.chunk_games)
         for g in range(count):
-            seed = random.Random(config.seed * 1_000_003 + k * config.chunk_games + g)
-            positions, shares = play_and_sample(seed.getrandbits(62), table_sizes,
-                                                config.sample_rate, policy)
+            # each game's seed from the run's seed and the game's number alone
+            index = k * config.chunk_games + g
+            seed = random.Random(config.seed * 1_000_003 + index).getrandbits(62)
+            positions, shares = play_and_sample(seed, table_sizes, config.sample_rate, policy)
             for rows, base, seats in positions:
                 obs.append(rows.astype(np.float16))
                 baseline.append(base)
@@ -246,7 +245,7 @@ def figures(chances: np.ndarray, target: np.ndarray, mask: np.ndarray) -> dict[s
     return {"cross_entropy": float(ce), "winner_accuracy": float(right[decided].mean())}
 
 
-def fit(config: ValueConfig, log=None) -> dict:
+def fit(config: ValueConfig, log=None, command: str = "byapar train-value") -> dict:
     log = log or _say
     import torch
     from torch import nn
@@ -298,19 +297,18 @@ def fit(config: ValueConfig, log=None) -> dict:
             f"{result['cross_entropy']:.4f}, winner named {result['winner_accuracy']:.1%}"
             + ("  (best so far: written)" if best else ""))
         if best:  # the checkpoint is the epoch that predicts the held-out games best
-            export(net, run / "value", config, {"epoch": epoch + 1, **result}, base,
+            export(net, run / "value", config, command, {"epoch": epoch + 1, **result}, base,
                    len(train["obs"]), len(held["obs"]))
     return {"baseline": base, "history": history}
 
 
-def export(net, folder: Path, config: ValueConfig, result: dict, base: dict, n_train: int,
-           n_held: int) -> None:
+def export(net, folder: Path, config: ValueConfig, command: str, result: dict, base: dict,
+           n_train: int, n_held: int) -> None:
     linears = [m for m in net if hasattr(m, "weight")]
     layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
               for m in linears]
     meta = {"name": "value", "training": {
-        "command": "byapar train-value " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else
-        "byapar train-value", "config": asdict(config), "positions": n_train,
+        "command": command, "config": asdict(config), "positions": n_train,
         "held_out_positions": n_held, "held_out": result, "net_worth_share_held_out": base}}
     tmp = folder.with_name(folder.name + ".tmp")
     ValueNet(NumpyPolicy(layers, "tanh")).save(tmp, meta)
@@ -347,6 +345,6 @@ def main(argv: list[str]) -> int:
     if stage in ("all", "games"):
         generate(config)
     if stage in ("all", "fit"):
-        result = fit(config)
+        result = fit(config, command=shlex.join(["byapar", "train-value", *argv]))
         (run / "fit.json").write_text(json.dumps(result, indent=2) + "\n")
     return 0
