@@ -3,6 +3,7 @@
     byapar arena [options]      computer players against each other (the main job)
     byapar train [options]      self-play training of the hard player
     byapar train-value [options]    the expert's value network (win chances from a position)
+    byapar distill [options]    the expert's searched decisions taught to the hard policy
     byapar gauntlet PLAYER      a player against every panel member and level
     byapar exploit CKPT --steps N   how far a fresh learner exploits a frozen player
     byapar export RUN --name hard   a training run as a shipped checkpoint
@@ -75,6 +76,7 @@ USER_ERRORS = (
     ("byapar_training.selfplay", "ConfigError"),
     ("byapar_training.export", "ExportError"),
     ("byapar_training.value", "ValueConfigError"),
+    ("byapar_training.distill", "DistillConfigError"),
 )
 
 
@@ -300,6 +302,13 @@ def train_value_main(argv: list[str]) -> int:
     return train_value_main_(argv)
 
 
+def distill_main(argv: list[str]) -> int:
+    require(("torch",), "distill")
+    from .distill import main as distill_main_
+
+    return distill_main_(argv)
+
+
 def export_main(argv: list[str]) -> int:
     from .export import main as export_main_
 
@@ -362,6 +371,8 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "train": ("self-play training of the hard player (needs the train extra)", train_main),
     "train-value": ("train the expert's value network: win chances from a position",
                     train_value_main),
+    "distill": ("teach the hard policy the expert's searched decisions (expert iteration)",
+                distill_main),
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
     "exploit": ("train a fresh learner against a frozen player: its exploitability",
@@ -382,6 +393,8 @@ INTERRUPTED = {
     "exploit": "; the run folder keeps its last save, and the same command resumes from it",
     "train-value": "; the run folder keeps its finished chunks of games, and the same command "
                    "goes on from them",
+    "distill": "; the run folder keeps its finished chunks of games, and the same command "
+               "goes on from them",
     "gauntlet": "; with --json, the same command goes on from the finished cells",
 }
 

@@ -1,0 +1,133 @@
+"""Expert iteration (``byapar distill``): the games recorded, the fit, the shipped folder."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from byapar_agents import make_agent
+from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+
+pytest.importorskip("torch")
+
+from byapar_training.cli import main  # noqa: E402
+from byapar_training.distill import (  # noqa: E402
+    DistillConfig,
+    DistillConfigError,
+    fit,
+    generate,
+    load_decisions,
+    play_and_record,
+)
+
+# Short games with a small search: the pipeline, not the teacher's strength, is under test.
+_TINY = ["--games", "10", "--chunk-games", "1", "--workers", "1", "--rounds", "4",
+         "--table-sizes", "3,4", "--expert", "expert@24"]
+
+
+def _config(run, **changes) -> DistillConfig:
+    base = dict(run_dir=str(run), games=10, chunk_games=1, workers=1, rounds=4,
+                table_sizes="3,4", expert="expert@24")
+    return DistillConfig(**{**base, **changes})
+
+
+def test_distill_runs_end_to_end_and_goes_on_from_its_chunks(tmp_path, capsys) -> None:
+    run = tmp_path / "run"
+    assert main(["distill", "--run-dir", str(run), *_TINY, "--epochs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "chunk 9:" in out and "epoch 2/2: held-out loss" in out
+    assert sorted(p.name for p in (run / "data").glob("chunk_*.npz")) == [
+        f"chunk_{k:04d}.npz" for k in range(10)]
+    # The fitted folder is a whole player: the main policy and the starting specialists.
+    player = make_agent(str(run / "policy"))
+    assert set(player.specialists) == set(LearnedPlayer(DEFAULT_CHECKPOINT).specialists)
+    meta = json.loads((run / "policy" / "meta.json").read_text())
+    assert meta["training"]["distilled"]["config"]["expert"] == "expert@24"
+    fitted = json.loads((run / "fit.json").read_text())
+    assert len(fitted["history"]) == 2
+    # Again: every chunk is there, so only the lost one is played.
+    (run / "data" / "chunk_0004.npz").unlink()
+    assert main(["distill", "--run-dir", str(run), *_TINY, "--stage", "games"]) == 0
+    out = capsys.readouterr().out
+    assert "chunk 4:" in out and "chunk 3:" not in out
+
+
+def test_a_recorded_decision_holds_the_policy_own_choice_beside_the_expert(tmp_path) -> None:
+    config = _config(tmp_path)
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    rows = play_and_record(config, 3, policy)
+    assert rows
+    for obs, mask, expert, own, _searched in rows:
+        assert mask[expert] and mask[own]  # both legal where they were taken
+        assert own == policy.act(obs, mask)
+    # Departures happen only where the expert searched, or while it composes an offer it chose
+    # by search (a trade step), never at a decision it left to the policy.
+    from byapar_env.action_table import ACTIONS
+
+    for _obs, _mask, expert, own, searched in rows:
+        if expert != own and not searched:
+            assert ACTIONS[expert].kind.startswith("trade_")
+
+
+def test_the_same_seed_records_the_same_decisions(tmp_path) -> None:
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    a = play_and_record(_config(tmp_path), 5, policy)
+    b = play_and_record(_config(tmp_path), 5, policy)
+    assert len(a) == len(b) > 0
+    for ra, rb in zip(a, b, strict=True):
+        assert np.array_equal(ra[0], rb[0]) and np.array_equal(ra[1], rb[1])
+        assert ra[2:] == rb[2:]
+
+
+def test_the_fit_moves_the_policy_toward_the_expert_departures(tmp_path) -> None:
+    run = tmp_path / "run"
+    config = _config(run, epochs=25, lr=1e-3, kl=0.0, departure_weight=5.0)
+    generate(config, log=lambda line: None)
+    fit(config, log=lambda line: None)
+    data = load_decisions(run, held_out=False)
+    departed = data["expert"] != data["policy"]
+    assert departed.sum() >= 5
+    fitted = LearnedPlayer(run / "policy").policy
+    made = [fitted.act(o, m) == e for o, m, e in zip(data["obs"][departed],
+                                                      data["mask"][departed],
+                                                      data["expert"][departed], strict=True)]
+    assert np.mean(made) > 0.5  # the starting policy made none of them
+
+
+def test_too_few_chunks_to_hold_out_is_a_clear_error(tmp_path) -> None:
+    config = _config(tmp_path / "run", games=3)
+    generate(config, log=lambda line: None)
+    with pytest.raises(DistillConfigError, match="at least 10 chunks"):
+        fit(config, log=lambda line: None)
+
+
+def test_ship_copies_the_fitted_player(tmp_path, capsys) -> None:
+    run = tmp_path / "run"
+    assert main(["distill", "--run-dir", str(run), *_TINY, "--epochs", "1"]) == 0
+    out = tmp_path / "shipped"
+    assert main(["distill", "--run-dir", str(run), "--stage", "ship",
+                 "--ship-to", str(out)]) == 0
+    assert "shipped" in capsys.readouterr().out
+    a, b = LearnedPlayer(run / "policy").policy, LearnedPlayer(out).policy
+    assert all(np.array_equal(x[0], y[0]) for x, y in zip(a.layers, b.layers, strict=True))
+
+
+@pytest.mark.parametrize("flag,value,word", [("--games", "0", "--games"),
+                                            ("--table-sizes", "2,4", "--table-sizes"),
+                                            ("--expert", "hard", "--expert"),
+                                            ("--keep-rate", "1.5", "--keep-rate"),
+                                            ("--lr", "0", "--lr"),
+                                            ("--checkpoint", "nowhere", "nowhere")])
+def test_bad_distill_flags_are_one_line_errors(tmp_path, capsys, flag, value, word) -> None:
+    assert main(["distill", "--run-dir", str(tmp_path / "r"), flag, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("byapar distill:") and word in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_ship_without_a_fitted_policy_is_a_clear_error(tmp_path, capsys) -> None:
+    assert main(["distill", "--run-dir", str(tmp_path / "r"), "--stage", "ship",
+                 "--ship-to", str(tmp_path / "out")]) == 2
+    assert "no meta.json" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
