@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.network import NumpyPolicy
 
 pytest.importorskip("torch")
 
@@ -51,6 +52,28 @@ def test_distill_runs_end_to_end_and_goes_on_from_its_chunks(tmp_path, capsys) -
     assert main(["distill", "--run-dir", str(run), *_TINY, "--stage", "games"]) == 0
     out = capsys.readouterr().out
     assert "chunk 4:" in out and "chunk 3:" not in out
+
+
+def test_another_checkpoint_is_taught_and_is_the_expert_prior(tmp_path, capsys) -> None:
+    # A teacher whose choices differ from the shipped policy's: its last layer's biases moved.
+    shipped = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    layers = [(w, b.copy()) for w, b in shipped.layers]
+    layers[-1][1][:] += np.random.default_rng(0).normal(0, 20, layers[-1][1].shape)
+    teacher = tmp_path / "ckpt"
+    NumpyPolicy(layers, shipped.activation).save(teacher, {"name": "hard", "training": {}})
+    run = tmp_path / "run"
+    assert main(["distill", "--run-dir", str(run), *_TINY, "--games", "2", "--stage", "games",
+                 "--checkpoint", str(teacher)]) == 0
+    assert "chunk 1:" in capsys.readouterr().out
+    # Every decision the expert left to its prior is the teacher's choice, not the shipped one
+    # (trade steps aside: an offer the search chose is composed as it was chosen).
+    from byapar_env.action_table import ACTIONS
+
+    policy = LearnedPlayer(teacher).policy
+    rows = play_and_record(_config(run, checkpoint=str(teacher), keep_rate=1.0), 0, policy)
+    unsearched = [r for r in rows if not r[4] and not ACTIONS[r[2]].kind.startswith("trade_")]
+    assert unsearched and all(r[2] == r[3] == policy.act(r[0], r[1]) for r in unsearched)
+    assert any(r[3] != shipped.act(r[0], r[1]) for r in unsearched)
 
 
 def test_a_recorded_decision_holds_the_policy_own_choice_beside_the_expert(tmp_path) -> None:

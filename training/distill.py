@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 from byapar_agents import expert_options, make_agent
 from byapar_agents.arena import play_through_env
+from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer, specialist_folders
 from byapar_agents.network import load_checkpoint
 
@@ -166,9 +167,8 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     n = rng.choice(sizes(config))
     style = rng.choices(list(OPPONENTS), list(OPPONENTS.values()))[0]
     expert_seat = index % n
-    expert = make_agent(config.expert, seed=seed + expert_seat,
-                        **({} if config.checkpoint == str(DEFAULT_CHECKPOINT)
-                           else {"checkpoint": config.checkpoint}))
+    expert = ExpertPlayer(seed=seed + expert_seat, checkpoint=config.checkpoint,
+                          **expert_options(config.expert))
     recorder = _Recorder(expert, policy, config.keep_rate, rng)
     players = [recorder if s == expert_seat else make_agent(style) for s in range(n)]
     for s, p in enumerate(players):
