@@ -44,7 +44,9 @@ def test_distill_runs_end_to_end_and_goes_on_from_its_chunks(tmp_path, capsys) -
     player = make_agent(str(run / "policy"))
     assert set(player.specialists) == set(LearnedPlayer(DEFAULT_CHECKPOINT).specialists)
     meta = json.loads((run / "policy" / "meta.json").read_text())
-    assert meta["training"]["distilled"]["config"]["expert"] == "expert@24"
+    assert [r["config"]["expert"] for r in meta["training"]["distilled"]] == ["expert@24"]
+    assert meta["training"]["command"] == json.loads(
+        (DEFAULT_CHECKPOINT / "meta.json").read_text())["training"]["command"]
     fitted = json.loads((run / "fit.json").read_text())
     assert len(fitted["history"]) == 2
     # Again: every chunk is there, so only the lost one is played.

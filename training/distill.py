@@ -345,17 +345,20 @@ def fit(config: DistillConfig, log=None, command: str = "byapar distill") -> dic
 def export(net, folder: Path, config: DistillConfig, start_meta: dict, command: str,
            result: dict) -> None:
     """``folder``: a checkpoint of the fitted network, with the starting checkpoint's table
-    specialists copied in, and the fit recorded in its meta.json beside the starting
-    checkpoint's own training record."""
+    specialists copied in, and the fit recorded in its meta.json after the starting
+    checkpoint's own training record (``training.distilled``: one entry per round)."""
     from byapar_agents.network import NumpyPolicy
 
     layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
               for m in net if hasattr(m, "weight")]
     source = Path(config.checkpoint)
-    meta = {"name": start_meta.get("name", "hard"),
-            "training": {**start_meta.get("training", {}),
-                         "distilled": {"command": command, "config": asdict(config),
-                                       "fit": result}},
+    training = dict(start_meta.get("training", {}))
+    # One entry per round of expert iteration, oldest first: a round's start is the last one's
+    # result, so the record of how the policy was made stays whole.
+    rounds = training.get("distilled", [])
+    training["distilled"] = [*(rounds if isinstance(rounds, list) else [rounds]),
+                             {"command": command, "config": asdict(config), "fit": result}]
+    meta = {"name": start_meta.get("name", "hard"), "training": training,
             "evaluation": start_meta.get("evaluation", []),
             "table_specialists": start_meta.get("table_specialists", {})}
     tmp = folder.with_name(folder.name + ".tmp")
