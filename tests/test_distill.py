@@ -12,6 +12,7 @@ from byapar_agents.network import NumpyPolicy
 
 pytest.importorskip("torch")
 
+from byapar_training.chunks import chunk_files  # noqa: E402
 from byapar_training.cli import main  # noqa: E402
 from byapar_training.distill import (  # noqa: E402
     DistillConfig,
@@ -110,7 +111,7 @@ def test_the_fit_moves_the_policy_toward_the_expert_departures(tmp_path) -> None
     config = _config(run, epochs=25, lr=1e-3, kl=0.0, departure_weight=5.0)
     generate(config, log=lambda line: None)
     fit(config, log=lambda line: None)
-    data = load_decisions(run, held_out=False)
+    data = load_decisions(chunk_files(run, held_out=False))
     departed = data["expert"] != data["policy"]
     assert departed.sum() >= 5
     fitted = LearnedPlayer(run / "policy").policy

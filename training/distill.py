@@ -57,6 +57,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
+from .chunks import chunk_path, train_and_held_out
 from .value import sizes
 
 _NO_CAP = 10**9
@@ -64,7 +65,6 @@ _NO_CAP = 10**9
 # the policy itself (so it learns where its own habits lose), and every panel style.
 OPPONENTS = {"medium": 3, "hard": 2, "strategist": 1, "completer": 1, "guardian": 1,
              "shark": 1, "builder": 1, "hoarder": 1, "trader": 1}
-HELD_OUT_DIGIT = 9  # chunks numbered ...9 are held out
 SMALLEST_TABLE = 3  # the main policy's tables; tables of two have their own specialist
 
 
@@ -181,9 +181,6 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     return recorder.rows
 
 
-def chunk_path(run: Path, k: int) -> Path:
-    return run / "data" / f"chunk_{k:04d}.npz"
-
 
 def _play_chunk(args: tuple[DistillConfig, int]) -> tuple[int, int, int]:
     """Write chunk ``k``: its games' kept decisions. Returns (k, decisions, departures)."""
@@ -235,12 +232,10 @@ def generate(config: DistillConfig, log=None) -> None:
 
 
 # ---------------------------------------------------------------------------- stage 2: fit
-def load_decisions(run: Path, held_out: bool) -> dict[str, np.ndarray]:
+def load_decisions(paths: list[Path]) -> dict[str, np.ndarray]:
     parts: dict[str, list[np.ndarray]] = {"obs": [], "mask": [], "expert": [], "policy": [],
                                           "searched": []}
-    for path in sorted((run / "data").glob("chunk_*.npz")):
-        if path.name.endswith(".tmp.npz") or (int(path.stem[-1]) == HELD_OUT_DIGIT) != held_out:
-            continue
+    for path in paths:
         with np.load(path) as d:
             for key in parts:
                 value = d[key]
@@ -259,10 +254,7 @@ def fit(config: DistillConfig, log=None, command: str = "byapar distill") -> dic
 
     torch.manual_seed(config.seed)
     run = Path(config.run_dir)
-    train, held = load_decisions(run, False), load_decisions(run, True)
-    if not train or not held:
-        raise DistillConfigError(f"{run}/data has too few chunks to train and hold out games: "
-                                 f"generate at least {HELD_OUT_DIGIT + 1} chunks first")
+    train, held = train_and_held_out(run, load_decisions, DistillConfigError)
     start_policy, start_meta = load_checkpoint(config.checkpoint)
     log(f"decisions: {len(train['obs']):,} to train on "
         f"({int((train['expert'] != train['policy']).sum()):,} departures), "

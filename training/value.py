@@ -42,12 +42,13 @@ from byapar_env.engine import Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
+from .chunks import chunk_path, train_and_held_out
+
 _NO_CAP = 10**9
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
 # mostly the policy and the medium player), and every hand-written style.
 ROSTER = {"policy": 4, "medium": 3, "easy": 1, "guardian": 1, "completer": 1, "shark": 1,
           "builder": 1, "hoarder": 1, "trader": 1, "strategist": 1}
-HELD_OUT_DIGIT = 9  # chunks numbered ...9 are the held-out games
 
 
 def _say(line: str) -> None:
@@ -152,9 +153,6 @@ def play_and_sample(seed: int, table_sizes: list[int], sample_rate: float, polic
     return positions, np.array(win_shares(game), np.float32)
 
 
-def chunk_path(run: Path, k: int) -> Path:
-    return run / "data" / f"chunk_{k:04d}.npz"
-
 
 def generate(config: ValueConfig, log=None) -> None:
     log = log or _say
@@ -189,12 +187,10 @@ def generate(config: ValueConfig, log=None) -> None:
 
 
 # ---------------------------------------------------------------------------- stage 2: fit
-def load_positions(run: Path, held_out: bool) -> dict[str, np.ndarray]:
+def load_positions(paths: list[Path]) -> dict[str, np.ndarray]:
     """Every position of the chunks (held-out ones or the rest), padded to six seats."""
     obs, mask, target, baseline = [], [], [], []
-    for path in sorted((run / "data").glob("chunk_*.npz")):
-        if path.name.endswith(".tmp.npz") or (int(path.stem[-1]) == HELD_OUT_DIGIT) != held_out:
-            continue
+    for path in paths:
         with np.load(path) as d:
             state, rows = d["state"], d["obs"]
             bounds = np.flatnonzero(np.diff(state)) + 1
@@ -252,10 +248,7 @@ def fit(config: ValueConfig, log=None, command: str = "byapar train-value") -> d
 
     torch.manual_seed(config.seed)
     run = Path(config.run_dir)
-    train, held = load_positions(run, False), load_positions(run, True)
-    if not train or not held:
-        raise ValueConfigError(f"{run}/data has too few chunks to train and hold out games: "
-                               f"generate at least {HELD_OUT_DIGIT + 1} chunks first")
+    train, held = train_and_held_out(run, load_positions, ValueConfigError)
     log(f"positions: {len(train['obs']):,} to train on, {len(held['obs']):,} held out")
     widths = [OBSERVATION_SIZE, *hidden(config), 1]
     layers: list[nn.Module] = []

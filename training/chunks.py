@@ -1,0 +1,37 @@
+"""The data chunks of the commands that generate games, then fit (``train-value``, ``distill``).
+
+A run folder keeps its games in ``RUN/data/chunk_KKKK.npz``, each written whole under a
+temporary name and then renamed, so a stopped run has whole chunks only and goes on from them.
+The chunks whose number ends in ``HELD_OUT_DIGIT`` are held out from the fit: a tenth of the
+games, whole games, so no position of a held-out game is trained on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+HELD_OUT_DIGIT = 9
+T = TypeVar("T")
+
+
+def chunk_path(run: Path, k: int) -> Path:
+    return run / "data" / f"chunk_{k:04d}.npz"
+
+
+def chunk_files(run: Path, held_out: bool) -> list[Path]:
+    """The finished chunks of ``run``, in order: the held-out ones, or the rest."""
+    return [path for path in sorted((run / "data").glob("chunk_*.npz"))
+            if not path.name.endswith(".tmp.npz")
+            and (int(path.stem[-1]) == HELD_OUT_DIGIT) == held_out]
+
+
+def train_and_held_out(run: Path, load: Callable[[list[Path]], T],
+                       error: type[ValueError]) -> tuple[T, T]:
+    """``load`` of the training chunks and of the held-out ones; ``error`` if either is empty."""
+    train, held = load(chunk_files(run, False)), load(chunk_files(run, True))
+    if not train or not held:
+        raise error(f"{run}/data has too few chunks to train and hold out games: generate at "
+                    f"least {HELD_OUT_DIGIT + 1} chunks first")
+    return train, held
