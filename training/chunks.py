@@ -8,7 +8,10 @@ games, whole games, so no position of a held-out game is trained on.
 
 from __future__ import annotations
 
+import json
+import shlex
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import TypeVar
 
@@ -35,3 +38,17 @@ def train_and_held_out(run: Path, load: Callable[[list[Path]], T],
         raise error(f"{run}/data has too few chunks to train and hold out games: generate at "
                     f"least {HELD_OUT_DIGIT + 1} chunks first")
     return train, held
+
+
+def run_stages(config, stage: str, command: list[str], generate: Callable[..., None],
+               fit: Callable[..., dict]) -> None:
+    """The stages of such a command (``stage``: all, games or fit) in its run folder, with the
+    config in ``config.json`` and the fit's figures in ``fit.json``."""
+    run = Path(config.run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    if stage in ("all", "games"):
+        generate(config)
+    if stage in ("all", "fit"):
+        result = fit(config, command=shlex.join(command))
+        (run / "fit.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -37,10 +37,8 @@ player, and ship it with ``byapar distill --stage ship`` (it copies ``RUN/policy
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import shlex
 import shutil
 import time
 from dataclasses import asdict, dataclass, fields
@@ -57,7 +55,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
-from .chunks import chunk_path, train_and_held_out
+from .chunks import chunk_path, run_stages, train_and_held_out
 from .value import sizes
 
 _NO_CAP = 10**9
@@ -399,15 +397,8 @@ def config_from_args(argv: list[str]) -> tuple[DistillConfig, str, Path]:
 def main(argv: list[str]) -> int:
     config, stage, ship_to = config_from_args(argv)
     validate(config)
-    run = Path(config.run_dir)
     if stage == "ship":
         ship(config, ship_to)
         return 0
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
-    if stage in ("all", "games"):
-        generate(config)
-    if stage in ("all", "fit"):
-        result = fit(config, command=shlex.join(["byapar", "distill", *argv]))
-        (run / "fit.json").write_text(json.dumps(result, indent=2) + "\n")
+    run_stages(config, stage, ["byapar", "distill", *argv], generate, fit)
     return 0

@@ -22,10 +22,8 @@ Then copy ``RUN/value`` to ``checkpoints/value`` to ship it.
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import shlex
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -42,7 +40,7 @@ from byapar_env.engine import Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
-from .chunks import chunk_path, train_and_held_out
+from .chunks import chunk_path, run_stages, train_and_held_out
 
 _NO_CAP = 10**9
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
@@ -332,12 +330,5 @@ def config_from_args(argv: list[str]) -> tuple[ValueConfig, str]:
 def main(argv: list[str]) -> int:
     config, stage = config_from_args(argv)
     validate(config)
-    run = Path(config.run_dir)
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
-    if stage in ("all", "games"):
-        generate(config)
-    if stage in ("all", "fit"):
-        result = fit(config, command=shlex.join(["byapar", "train-value", *argv]))
-        (run / "fit.json").write_text(json.dumps(result, indent=2) + "\n")
+    run_stages(config, stage, ["byapar", "train-value", *argv], generate, fit)
     return 0
