@@ -121,9 +121,10 @@ class Collector:
         self.buffer: Buffer | None = None
 
     def close(self) -> None:
-        """Write the league's last scores, whatever the episode count."""
+        """Write the league's last scores, whatever the episode count: its members and their
+        weights even before any game has ended (a short run, or slow games)."""
         pool = self.pick_opponents
-        if getattr(pool, "games", None) and hasattr(pool, "write_report"):
+        if hasattr(pool, "write_report"):
             pool.write_report()
 
     # ------------------------------------------------------------------ tables
