@@ -51,6 +51,7 @@ from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer, specialist_folders
 from byapar_agents.network import load_checkpoint
 
+from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
@@ -174,8 +175,7 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     players = [recorder if s == expert_seat else make_agent(style) for s in range(n)]
     for s, p in enumerate(players):
         if hasattr(p, "reset"):
-            p.reset(seed + s)
-    expert.reset(seed + expert_seat)
+            p.reset(seed + s)  # the expert was made with its seed (the recorder has no reset)
     env = raw_env(num_players=n, rounds=config.rounds, max_decisions=_NO_CAP)
     env.reset(seed=seed)
     play_through_env(env, players)
@@ -194,7 +194,7 @@ def _play_chunk(args: tuple[DistillConfig, int]) -> tuple[int, int, int]:
     path = chunk_path(Path(config.run_dir), k)
     tmp = path.with_suffix(".tmp.npz")
     obs = np.stack([r[0] for r in rows]) if rows else np.zeros((0, OBSERVATION_SIZE))
-    mask = np.stack([r[1] for r in rows]) if rows else np.zeros((0, 181), bool)
+    mask = np.stack([r[1] for r in rows]) if rows else np.zeros((0, NUM_ACTIONS), bool)
     np.savez(tmp, obs=obs.astype(np.float32), mask=np.packbits(mask, axis=1),
              expert=np.array([r[2] for r in rows], np.int16),
              policy=np.array([r[3] for r in rows], np.int16),
@@ -241,7 +241,7 @@ def load_decisions(paths: list[Path]) -> dict[str, np.ndarray]:
             for key in parts:
                 value = d[key]
                 if key == "mask":
-                    value = np.unpackbits(value, axis=1, count=181).astype(bool)
+                    value = np.unpackbits(value, axis=1, count=NUM_ACTIONS).astype(bool)
                 parts[key].append(value)
     if not parts["obs"] or not sum(len(p) for p in parts["obs"]):
         return {}
