@@ -130,6 +130,20 @@ def test_too_few_chunks_to_hold_out_is_a_clear_error(tmp_path) -> None:
         fit(config, log=lambda line: None)
 
 
+def test_the_fit_also_trains_on_earlier_rounds_chunks(tmp_path) -> None:
+    earlier, run = tmp_path / "round1", tmp_path / "round2"
+    generate(_config(earlier), log=lambda line: None)  # ten chunks: one of them held out
+    generate(_config(run, games=3, seed=1), log=lambda line: None)  # too few alone
+    lines: list[str] = []
+    fit(_config(run, epochs=1, also_fit_on=str(earlier)), log=lines.append)
+    own = load_decisions(chunk_files(run, held_out=False))["obs"]
+    theirs = load_decisions(chunk_files(earlier, held_out=False))["obs"]
+    held = load_decisions(chunk_files(earlier, held_out=True))["obs"]
+    assert lines[0].startswith(f"decisions: {len(own) + len(theirs):,} to train on")
+    assert f"{len(held):,} held out" in lines[0]
+    assert (run / "policy" / "meta.json").is_file()
+
+
 def test_ship_copies_the_fitted_player(tmp_path, capsys) -> None:
     run = tmp_path / "run"
     assert main(["distill", "--run-dir", str(run), *_TINY, "--epochs", "1"]) == 0
@@ -146,7 +160,8 @@ def test_ship_copies_the_fitted_player(tmp_path, capsys) -> None:
                                             ("--expert", "hard", "--expert"),
                                             ("--keep-rate", "1.5", "--keep-rate"),
                                             ("--lr", "0", "--lr"),
-                                            ("--checkpoint", "nowhere", "nowhere")])
+                                            ("--checkpoint", "nowhere", "nowhere"),
+                                            ("--also-fit-on", "nowhere", "--also-fit-on")])
 def test_bad_distill_flags_are_one_line_errors(tmp_path, capsys, flag, value, word) -> None:
     assert main(["distill", "--run-dir", str(tmp_path / "r"), flag, value]) == 2
     err = capsys.readouterr().err

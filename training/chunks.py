@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TypeVar
@@ -31,9 +31,12 @@ def chunk_files(run: Path, held_out: bool) -> list[Path]:
 
 
 def train_and_held_out(run: Path, load: Callable[[list[Path]], T],
-                       error: type[ValueError]) -> tuple[T, T]:
-    """``load`` of the training chunks and of the held-out ones; ``error`` if either is empty."""
-    train, held = load(chunk_files(run, False)), load(chunk_files(run, True))
+                       error: type[ValueError], also: Sequence[Path] = ()) -> tuple[T, T]:
+    """``load`` of the training chunks and of the held-out ones, of ``run`` and of the run
+    folders ``also`` (earlier runs whose games are kept); ``error`` if either is empty."""
+    runs = [run, *also]
+    train = load([path for r in runs for path in chunk_files(r, False)])
+    held = load([path for r in runs for path in chunk_files(r, True)])
     if not train or not held:
         raise error(f"{run}/data has too few chunks to train and hold out games: generate at "
                     f"least {HELD_OUT_DIGIT + 1} chunks first")

@@ -25,7 +25,8 @@ Read top to bottom: the config, then the two stages.
    every kept decision (a departure from the policy weighted ``departure_weight``), plus ``kl``
    times the KL divergence from the starting policy's distribution (the rest of the
    distribution is the prior the expert's search reads). The chunks whose number ends in 9 are
-   held out; each epoch logs, on them, how often the network now makes the expert's departures
+   held out (with ``also_fit_on``, earlier rounds' chunks are added, held out alike); each
+   epoch logs, on them, how often the network now makes the expert's departures
    and how often it still agrees with the expert elsewhere, and writes ``RUN/policy/`` (a
    checkpoint folder with the starting checkpoint's table specialists) whenever the held-out
    loss is the best so far.
@@ -95,6 +96,9 @@ class DistillConfig:
     # a tenth, for at least as much strength (docs/distill.md).
     departure_weight: float = 1.0
     kl: float = 2.0
+    # Earlier rounds' run folders whose games the fit trains on too (comma-separated): their
+    # expert ids are still the search's choices, from a prior one round older.
+    also_fit_on: str = ""
 
 
 HELP = {
@@ -113,7 +117,13 @@ HELP = {
     "lr": "Adam learning rate",
     "departure_weight": "weight of a decision where the expert left the policy's choice",
     "kl": "weight of the KL divergence from the starting policy",
+    "also_fit_on": "comma-separated run folders of earlier rounds whose chunks the fit also "
+                   "trains on (and holds out)",
 }
+
+
+def earlier_runs(config: DistillConfig) -> list[Path]:
+    return [Path(p.strip()) for p in config.also_fit_on.split(",") if p.strip()]
 
 
 def validate(config: DistillConfig) -> None:
@@ -138,6 +148,10 @@ def validate(config: DistillConfig) -> None:
     if expert_options(config.expert) is None:
         raise DistillConfigError(f"--expert must name the expert (expert, expert@SIMS, "
                                  f"expert-all, ...), got {config.expert!r}")
+    for run in earlier_runs(config):
+        if not any((run / "data").glob("chunk_*.npz")):
+            raise DistillConfigError(f"--also-fit-on must name run folders with data chunks "
+                                     f"(RUN/data/chunk_KKKK.npz); {str(run)!r} has none")
     load_checkpoint(config.checkpoint)  # CheckpointError, naming what is wrong, if unusable
 
 
@@ -255,7 +269,8 @@ def fit(config: DistillConfig, log=None, command: str = "byapar distill") -> dic
 
     torch.manual_seed(config.seed)
     run = Path(config.run_dir)
-    train, held = train_and_held_out(run, load_decisions, DistillConfigError)
+    train, held = train_and_held_out(run, load_decisions, DistillConfigError,
+                                     also=earlier_runs(config))
     start_policy, start_meta = load_checkpoint(config.checkpoint)
     log(f"decisions: {len(train['obs']):,} to train on "
         f"({int((train['expert'] != train['policy']).sum()):,} departures), "
