@@ -98,6 +98,20 @@ def test_a_recorded_decision_holds_the_policy_own_choice_beside_the_expert(tmp_p
             assert ACTIONS[expert].kind.startswith("trade_")
 
 
+def test_the_opponents_flag_chooses_the_other_seats(tmp_path, monkeypatch) -> None:
+    import byapar_training.distill as distill
+
+    assert distill.opponent_weights(_config(tmp_path))["medium"] == 3  # the default's first
+    seated: list[str] = []
+    made = distill.make_agent
+    monkeypatch.setattr(distill, "make_agent",
+                        lambda name, *a, **k: seated.append(name) or made(name, *a, **k))
+    config = _config(tmp_path, opponents="hoarder:1")
+    for index in range(3):
+        play_and_record(config, index, LearnedPlayer(DEFAULT_CHECKPOINT).policy)
+    assert len(seated) >= 6 and set(seated) == {"hoarder"}  # every seat but the expert's
+
+
 def test_the_same_seed_records_the_same_decisions(tmp_path) -> None:
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
     a = play_and_record(_config(tmp_path), 5, policy)
@@ -161,7 +175,10 @@ def test_ship_copies_the_fitted_player(tmp_path, capsys) -> None:
                                             ("--keep-rate", "1.5", "--keep-rate"),
                                             ("--lr", "0", "--lr"),
                                             ("--checkpoint", "nowhere", "nowhere"),
-                                            ("--also-fit-on", "nowhere", "--also-fit-on")])
+                                            ("--also-fit-on", "nowhere", "--also-fit-on"),
+                                            ("--opponents", "medium:3,expert:1", "'expert:1'"),
+                                            ("--opponents", "medium:0", "'medium:0'"),
+                                            ("--opponents", "medium", "'medium'")])
 def test_bad_distill_flags_are_one_line_errors(tmp_path, capsys, flag, value, word) -> None:
     assert main(["distill", "--run-dir", str(tmp_path / "r"), flag, value]) == 2
     err = capsys.readouterr().err

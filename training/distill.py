@@ -12,9 +12,9 @@ Read top to bottom: the config, then the two stages.
 
 1. **Games** (``generate``): seeded tables of 3 to 6 seats (the main policy's tables; heads-up has
    its own specialist), the expert in one seat (the game's number modulo the table size) and
-   in every other seat one opponent style drawn from ``OPPONENTS`` (medium most, then the hard
-   policy itself and every panel style: a table of one style, as the gauntlet and a game
-   site's tables are). At each of the expert's decisions through the environment the
+   in every other seat one opponent style drawn from ``opponents`` (by default medium most,
+   then the hard policy itself and every panel style: a table of one style, as the gauntlet
+   and a game site's tables are). At each of the expert's decisions through the environment the
    observation, the mask, the expert's action id and the policy's own are kept, with whether
    the search ran: every decision where the expert left the policy or searched, and a
    ``keep_rate`` share of the rest (where it played the policy's move unasked). Games are
@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from byapar_agents import expert_options, make_agent
+from byapar_agents import LEVEL_NAMES, PANEL_NAMES, expert_options, make_agent
 from byapar_agents.arena import play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer, specialist_folders
@@ -63,8 +63,8 @@ from .value import sizes
 _NO_CAP = 10**9
 # The other seats' style, with weights: medium most (the opponent people play like most often),
 # the policy itself (so it learns where its own habits lose), and every panel style.
-OPPONENTS = {"medium": 3, "hard": 2, "strategist": 1, "completer": 1, "guardian": 1,
-             "shark": 1, "builder": 1, "hoarder": 1, "trader": 1}
+OPPONENTS = ("medium:3,hard:2,strategist:1,completer:1,guardian:1,shark:1,builder:1,hoarder:1,"
+             "trader:1")
 SMALLEST_TABLE = 3  # the main policy's tables; tables of two have their own specialist
 
 
@@ -99,6 +99,7 @@ class DistillConfig:
     # Earlier rounds' run folders whose games the fit trains on too (comma-separated): their
     # expert ids are still the search's choices, from a prior one round older.
     also_fit_on: str = ""
+    opponents: str = OPPONENTS  # NAME:WEIGHT,...: the other seats' styles and how often each
 
 
 HELP = {
@@ -117,9 +118,26 @@ HELP = {
     "lr": "Adam learning rate",
     "departure_weight": "weight of a decision where the expert left the policy's choice",
     "kl": "weight of the KL divergence from the starting policy",
+    "opponents": "the other seats' styles, NAME:WEIGHT comma-separated (a level or a panel "
+                 "name; a table is one style, drawn by weight)",
     "also_fit_on": "comma-separated run folders of earlier rounds whose chunks the fit also "
                    "trains on (and holds out)",
 }
+
+
+def opponent_weights(config: DistillConfig) -> dict[str, int]:
+    """``--opponents`` as {style: weight}; DistillConfigError naming what is wrong."""
+    allowed = LEVEL_NAMES + PANEL_NAMES
+    weights: dict[str, int] = {}
+    for part in config.opponents.split(","):
+        name, _, weight = part.strip().partition(":")
+        if name not in allowed or name in weights or not weight.isdigit() or not (
+                1 <= int(weight) <= 1000):
+            raise DistillConfigError(
+                f"--opponents must be NAME:WEIGHT pairs, each name once, from "
+                f"{', '.join(allowed)}, with whole weights from 1 to 1000; got {part.strip()!r}")
+        weights[name] = int(weight)
+    return weights
 
 
 def earlier_runs(config: DistillConfig) -> list[Path]:
@@ -148,6 +166,7 @@ def validate(config: DistillConfig) -> None:
     if expert_options(config.expert) is None:
         raise DistillConfigError(f"--expert must name the expert (expert, expert@SIMS, "
                                  f"expert-all, ...), got {config.expert!r}")
+    opponent_weights(config)
     for run in earlier_runs(config):
         if not any((run / "data").glob("chunk_*.npz")):
             raise DistillConfigError(f"--also-fit-on must name run folders with data chunks "
@@ -181,7 +200,8 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     seed = random.Random(config.seed * 1_000_003 + index).getrandbits(62)
     rng = random.Random(seed)
     n = rng.choice(sizes(config))
-    style = rng.choices(list(OPPONENTS), list(OPPONENTS.values()))[0]
+    weights = opponent_weights(config)
+    style = rng.choices(list(weights), list(weights.values()))[0]
     expert_seat = index % n
     expert = ExpertPlayer(seed=seed + expert_seat, checkpoint=config.checkpoint,
                           **expert_options(config.expert))
