@@ -57,7 +57,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
-from .chunks import chunk_path, run_stages, train_and_held_out
+from .chunks import chunk_files, chunk_path, run_stages, train_and_held_out
 from .value import sizes
 
 _NO_CAP = 10**9
@@ -168,7 +168,7 @@ def validate(config: DistillConfig) -> None:
                                  f"expert-all, ...), got {config.expert!r}")
     opponent_weights(config)
     for run in earlier_runs(config):
-        if not any((run / "data").glob("chunk_*.npz")):
+        if not chunk_files(run, False) and not chunk_files(run, True):
             raise DistillConfigError(f"--also-fit-on must name run folders with data chunks "
                                      f"(RUN/data/chunk_KKKK.npz); {str(run)!r} has none")
     load_checkpoint(config.checkpoint)  # CheckpointError, naming what is wrong, if unusable
@@ -214,7 +214,6 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     env.reset(seed=seed)
     play_through_env(env, players)
     return recorder.rows
-
 
 
 def _play_chunk(args: tuple[DistillConfig, int]) -> tuple[int, int, int]:
