@@ -126,6 +126,47 @@ def test_same_seed_same_rollout() -> None:
     assert not np.array_equal(one["act"], other["act"])
 
 
+def _kl_after_update(kl_to_init: float) -> float:
+    """KL(start || policy) after PPO epochs that reward one action at every decision."""
+    import copy
+
+    from byapar_training.ppo import update
+    from byapar_training.selfplay import Config
+
+    torch.manual_seed(0)
+    net = _build_network((32,))
+    start = copy.deepcopy(net)
+    gen = np.random.default_rng(0)
+    n = 256
+    obs = gen.standard_normal((n, 641)).astype(np.float32)
+    mask = np.zeros((n, 181), dtype=bool)
+    mask[:, :4] = True
+    act = gen.integers(0, 4, n)
+    with torch.no_grad():
+        logp, _ = net.dist(torch.as_tensor(obs), torch.as_tensor(mask))
+    batch = {"obs": obs, "mask": mask, "act": act,
+             "logp": logp.gather(1, torch.as_tensor(act)[:, None])[:, 0].numpy(),
+             "adv": np.where(act == 0, 1.0, -1.0).astype(np.float32),
+             "ret": np.zeros(n, dtype=np.float32)}
+    config = Config(trainer="compact", learning_rate=3e-3, n_epochs=8, batch_size=64,
+                    init_from="checkpoints/hard", kl_to_init=kl_to_init)
+    stats = update(net, torch.optim.Adam(net.parameters(), lr=3e-3), batch, config,
+                   np.random.default_rng(1), actor_learns=True,
+                   start_policy=start if kl_to_init else None)
+    assert ("kl_to_init" in stats) == bool(kl_to_init)
+    with torch.no_grad():
+        p0, _ = start.dist(torch.as_tensor(obs), torch.as_tensor(mask))
+        p1, _ = net.dist(torch.as_tensor(obs), torch.as_tensor(mask))
+        m = torch.as_tensor(mask)
+        return float(torch.where(m, p0.exp() * (p0 - p1), 0.0).sum(1).mean())
+
+
+def test_kl_to_init_keeps_a_fine_tune_near_its_starting_policy() -> None:
+    free, held = _kl_after_update(0.0), _kl_after_update(20.0)
+    assert free > 0.05  # the advantages alone move the policy well away
+    assert held < free / 3
+
+
 @pytest.fixture(scope="module")
 def compact_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("compact")
@@ -135,7 +176,7 @@ def compact_run(tmp_path_factory):
            "--init-from", "checkpoints/hard", "--league", "medium,strategist",
            "--latest-share", "0.3", "--critic-warmup-steps", "256", "--save-every", "256",
            "--eval-every", "100000", "--eval-games", "2", "--eval-tables", "medium:1",
-           "--table-sizes", "2,3", "--hidden", "256,256"]
+           "--table-sizes", "2,3", "--hidden", "256,256", "--kl-to-init", "0.5"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return run, root, done.stdout
@@ -154,6 +195,7 @@ def test_compact_training_saves_snapshots_and_evaluates(compact_run) -> None:
     assert state["steps"] == 512 and "--trainer compact" in state["command"]
     assert json.loads((run / "league" / "worker_0.json").read_text())["members"]
     assert "byapar train: 512 steps" in out and "latest.pt" in out
+    assert "KL to start" in out  # the anchored fine-tune reports its distance from the start
 
 
 def test_compact_training_resumes_and_exports(compact_run) -> None:
@@ -206,6 +248,10 @@ def test_single_opponent_tables_seat_one_league_member_everywhere_but_the_learne
     (["--trainer", "compact", "--league", "medium", "--single-opponent-share", "1.5"],
      "--single-opponent-share"),
     (["--league", "medium", "--single-opponent-share", "0.5"], "setting of --trainer compact"),
+    (["--trainer", "compact", "--kl-to-init", "0.5"], "it needs --init-from"),
+    (["--init-from", "checkpoints/hard", "--kl-to-init", "0.5"], "setting of --trainer compact"),
+    (["--trainer", "compact", "--init-from", "checkpoints/hard", "--kl-to-init", "-1"],
+     "--kl-to-init"),
 ])
 def test_bad_trainer_flags_are_refused_in_one_line(tmp_path, capsys, flags, message) -> None:
     code = cli.main(["train", "--run-dir", str(tmp_path / "r"), *flags])

@@ -235,15 +235,18 @@ class CollectorPool:
 
 # ---------------------------------------------------------------------------- 3. update
 def update(net, optimizer, batch: dict[str, np.ndarray], config: Config, rng: np.random.Generator,
-           actor_learns: bool) -> dict[str, float]:
-    """PPO epochs over one rollout; the actor's loss is left out while the critic warms up."""
+           actor_learns: bool, start_policy=None) -> dict[str, float]:
+    """PPO epochs over one rollout; the actor's loss is left out while the critic warms up.
+    With ``start_policy`` (the --init-from policy) the actor's loss adds ``config.kl_to_init`` times
+    KL(start || policy) over the legal actions: the fine-tune pays for every departure from
+    its starting policy, so what an opponent mix does not reward is kept rather than drifted."""
     import torch
 
     t = {k: torch.as_tensor(v) for k, v in batch.items() if k != "episodes"}
     n = len(t["act"])
     size = min(config.batch_size, n)
     stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
-                                     "clip_fraction": [], "approx_kl": []}
+                                     "clip_fraction": [], "approx_kl": [], "kl_to_init": []}
     for _ in range(config.n_epochs):
         order = torch.as_tensor(rng.permutation(n))
         for start in range(0, n - size + 1, size):
@@ -260,6 +263,14 @@ def update(net, optimizer, batch: dict[str, np.ndarray], config: Config, rng: np
             loss = 0.5 * value_loss
             if actor_learns:
                 loss = loss + policy_loss - config.ent_coef * entropy.mean()
+            if start_policy is not None:
+                with torch.no_grad():
+                    p0, _ = start_policy.dist(t["obs"][idx], t["mask"][idx])
+                mask = t["mask"][idx]
+                kl = torch.where(mask, p0.exp() * (p0 - logp_all), 0.0).sum(dim=1).mean()
+                if actor_learns:
+                    loss = loss + config.kl_to_init * kl
+                stats["kl_to_init"].append(float(kl.detach()))
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
@@ -349,6 +360,10 @@ def train(config: Config) -> Path:
             state["imitation_agreement"] = imitate(net, medium_demonstrations(config), config)
             state["imitation_seconds"] = round(time.time() - start, 1)
         _save(net, optimizer, run, steps, state)
+    start_policy = None
+    if config.kl_to_init:
+        start_policy = _build_network(config.hidden)
+        load_actor(start_policy, config.init_from)
     writer = SummaryWriter(str(run))
     # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
     seed = random.Random(f"{config.seed}:{steps}").getrandbits(32)
@@ -365,7 +380,8 @@ def train(config: Config) -> Path:
                                        numpy_layers(net.critic), config.gamma, config.gae_lambda)
             collected = time.time()
             stats = update(net, optimizer, batch, config, rng,
-                           actor_learns=steps >= config.critic_warmup_steps)
+                           actor_learns=steps >= config.critic_warmup_steps,
+                           start_policy=start_policy)
             steps += len(batch["act"])
             state["episodes"] += int(batch["episodes"])
             now = time.time()
@@ -377,9 +393,11 @@ def train(config: Config) -> Path:
             writer.add_scalar("charts/steps_per_second", rate, steps)
             writer.add_scalar("charts/collect_share", (collected - start) / (now - start), steps)
             writer.add_scalar("charts/episodes", state["episodes"], steps)
+            kl_note = (f"  KL to start {stats['kl_to_init']:.4f}" if "kl_to_init" in stats
+                       else "")
             print(f"step {steps:,}/{config.total_steps:,}  {rate:,.0f} steps/s  "
                   f"{state['episodes']:,} episodes  value loss {stats['value_loss']:.4f}  "
-                  f"entropy {stats['entropy']:.3f}", flush=True)
+                  f"entropy {stats['entropy']:.3f}{kl_note}", flush=True)
             if steps >= next_save or steps >= config.total_steps:
                 next_save = (steps // config.save_every + 1) * config.save_every
                 folder = _save(net, optimizer, run, steps, state)

@@ -95,6 +95,9 @@ class Config:
     # warm start: a shipped checkpoint's policy (e.g. checkpoints/hard), else imitation of
     # the medium player (0 games: none)
     init_from: str = ""
+    # compact trainer, with --init-from: weight of KL(starting policy || policy) in the actor's
+    # loss, so a fine-tune learns what its opponents teach without losing what it knew
+    kl_to_init: float = 0.0
     imitation_games: int = 300
     imitation_epochs: int = 8
     # saving and evaluation
@@ -155,6 +158,9 @@ HELP = {
                            "(a warm start from a checkpoint brings an actor but no critic)",
     "init_from": "start the actor from this checkpoint folder (e.g. checkpoints/hard) instead "
                  "of imitation",
+    "kl_to_init": "compact trainer, with --init-from: weight of the KL divergence from the "
+                  "--init-from policy in the actor's loss (0: none); keeps a fine-tune near "
+                  "what it started from",
     "imitation_games": "games of the medium player to imitate before PPO (0: none; when not "
                        "given, at most one per 100 steps of --total-steps)",
     "imitation_epochs": "passes over the imitation data",
@@ -725,6 +731,11 @@ def check_config(config: Config) -> None:
             load_checkpoint(config.init_from)
         except ValueError as exc:
             raise ConfigError(f"--init-from: {exc}") from None
+    _number("--kl-to-init", config.kl_to_init, 0.0, 1000.0)
+    if config.kl_to_init and not config.init_from:
+        raise ConfigError("--kl-to-init keeps a fine-tune near its start: it needs --init-from")
+    if config.kl_to_init and config.trainer != "compact":
+        raise ConfigError("--kl-to-init is a setting of --trainer compact")
     _whole("--imitation-games", config.imitation_games, 0, MAX_GAMES)
     _whole("--imitation-epochs", config.imitation_epochs, 0)
     _whole("--save-every", config.save_every, 1)
