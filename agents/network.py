@@ -87,18 +87,24 @@ def single_thread_blas() -> bool:
     return True
 
 
-def average_policies(policies: list[NumpyPolicy]) -> NumpyPolicy:
+def average_policies(policies: list[NumpyPolicy],
+                     weights: list[float] | None = None) -> NumpyPolicy:
     """The policy whose weights are the mean of ``policies``' (snapshots of one run: weight
-    averaging of nearby snapshots tends to play better than any one of them)."""
+    averaging of nearby snapshots tends to play better than any one of them), or with
+    ``weights`` their weighted mean (a fine-tune blended with the policy it started from)."""
     if not policies:
         raise CheckpointError("averaging needs at least one policy")
+    if weights is not None and (len(weights) != len(policies) or any(w < 0 for w in weights)
+                                or not sum(weights) > 0):
+        raise CheckpointError(f"averaging weights must be one non-negative number a policy, "
+                              f"not all 0; got {weights} for {len(policies)} policies")
     shapes = [[w.shape for w, _ in p.layers] for p in policies]
     kinds = {p.activation for p in policies}
     if any(s != shapes[0] for s in shapes) or len(kinds) != 1:
         raise CheckpointError(f"only policies of one shape and activation can be averaged, got "
                               f"layers {shapes} and activations {sorted(kinds)}")
-    layers = [(np.mean([p.layers[i][0] for p in policies], axis=0),
-               np.mean([p.layers[i][1] for p in policies], axis=0))
+    layers = [(np.average([p.layers[i][0] for p in policies], axis=0, weights=weights),
+               np.average([p.layers[i][1] for p in policies], axis=0, weights=weights))
               for i in range(len(shapes[0]))]
     return NumpyPolicy(layers, policies[0].activation)
 

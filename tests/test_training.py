@@ -320,6 +320,44 @@ def test_export_of_averaged_snapshots(trained, tmp_path) -> None:
         assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
+def test_export_blended_with_the_starting_checkpoint(trained, tmp_path) -> None:
+    from byapar_training.export import export
+
+    run, _ = trained
+    steps = sorted(int(p.name[5:]) for p in (run / "pool").iterdir())
+    first, last = steps[0], steps[-1]
+    start = run / "pool" / f"step_{first:09d}"
+    folder = export(run, "blend", tmp_path, snapshot=last, blend_with=(str(start), 0.25))
+    policy, meta = load_checkpoint(folder)
+    assert meta["training"]["blended_with"] == {"checkpoint": str(start), "weight": 0.25}
+    a = load_checkpoint(start)[0]
+    b = load_checkpoint(run / "pool" / f"step_{last:09d}")[0]
+    for (w, bias), (wa, ba), (wb, bb) in zip(policy.layers, a.layers, b.layers, strict=True):
+        assert np.allclose(w, 0.25 * wa + 0.75 * wb) and np.allclose(bias, 0.25 * ba + 0.75 * bb)
+    assert not np.allclose(a.layers[0][0], b.layers[0][0])  # the blend is not a no-op here
+    for args, message in ((["--blend-with", "nocolon"], "expected CHECKPOINT:WEIGHT"),
+                          (["--blend-with", f"{start}:1.5"], "between 0 and 1"),
+                          (["--blend-with", f"{start}:x"], "expected CHECKPOINT:WEIGHT"),
+                          (["--blend-with", f"{tmp_path / 'none'}:0.5"], "none")):
+        done = subprocess.run([*CLI, "export", str(run),
+                               "--name", "bad", "--out", str(tmp_path), *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
+
+
+def test_weighted_averaging_refuses_bad_weights() -> None:
+    from byapar_agents.network import NumpyPolicy, average_policies
+
+    one = NumpyPolicy([(np.ones((641, 8)), np.zeros(8)), (np.ones((8, 181)), np.zeros(181))])
+    two = NumpyPolicy([(np.zeros((641, 8)), np.ones(8)), (np.zeros((8, 181)), np.ones(181))])
+    mixed = average_policies([one, two], [3.0, 1.0])
+    assert np.allclose(mixed.layers[0][0], 0.75) and np.allclose(mixed.layers[0][1], 0.25)
+    for weights in ([1.0], [-1.0, 2.0], [0.0, 0.0]):
+        with pytest.raises(CheckpointError, match="averaging weights"):
+            average_policies([one, two], weights)
+
+
 def test_averaging_refuses_policies_of_other_shapes() -> None:
     from byapar_agents.network import NumpyPolicy, average_policies
 

@@ -7,7 +7,10 @@ the run's evaluations). ``--snapshot STEP`` exports one pool snapshot instead of
 ``--average STEP,STEP,...`` the mean of the weights of several (snapshot weight averaging). With
 ``--table-size N`` the run is exported as that checkpoint's
 specialist for tables of N players instead: into ``checkpoints/<name>/table_N/``, named in the
-checkpoint's ``meta.json`` (``table_specialists``). Exporting the main policy again keeps the
+checkpoint's ``meta.json`` (``table_specialists``). ``--blend-with CHECKPOINT:W`` writes W times
+that checkpoint's policy plus 1 - W times the exported one: a fine-tune blended in weight space
+with the policy it started from, which keeps more of the start's robustness than the fine-tune
+alone (WiSE-FT, Wortsman et al., 2022). Exporting the main policy again keeps the
 specialists already there. An existing checkpoint is never overwritten without ``--force``.
 """
 
@@ -30,7 +33,8 @@ class ExportError(ValueError):
 
 def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
            snapshot: int | None = None, table_size: int | None = None,
-           average: Sequence[int] | None = None, force: bool = False) -> Path:
+           average: Sequence[int] | None = None, force: bool = False,
+           blend_with: tuple[str, float] | None = None) -> Path:
     """Export the run's last save, or with ``snapshot`` the pool snapshot of that step, or with
     ``average`` the mean of the weights of those pool snapshots; with ``table_size``, as the
     specialist of checkpoint ``name`` for tables of that size. An existing checkpoint (or
@@ -40,6 +44,13 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
 
     if snapshot is not None and average:
         raise ExportError("give --snapshot or --average, not both")
+    blend_policy = None
+    if blend_with is not None:
+        blend_folder, blend_weight = blend_with
+        if not 0.0 < blend_weight < 1.0:
+            raise ExportError(f"--blend-with: the weight must be between 0 and 1 (both "
+                              f"excluded), got {blend_weight:g}")
+        blend_policy = load_checkpoint(blend_folder)[0]  # read before anything is written
 
     run = Path(run_dir)
     parent = Path(out_dir) / name
@@ -81,6 +92,8 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
         if not folder.is_dir():
             raise FileNotFoundError(f"no snapshot {folder}")
         policy, steps = load_checkpoint(folder)[0], snapshot
+    if blend_policy is not None:
+        policy = average_policies([blend_policy, policy], [blend_weight, 1.0 - blend_weight])
     state = json.loads((run / "state.json").read_text()) if (run / "state.json").exists() else {}
     config = json.loads((run / "config.json").read_text()) if (run / "config.json").exists() \
         else {}
@@ -102,6 +115,8 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
                      "config": config,
                      "steps": steps, "games_in_run": state.get("episodes"),
                      "averaged_snapshots": sorted(average) if average else None,
+                     "blended_with": ({"checkpoint": str(blend_with[0]),
+                                       "weight": blend_with[1]} if blend_with else None),
                      "wall_seconds": at.get("wall_seconds", state.get("wall_seconds")),
                      "games": at.get("episodes", state.get("episodes")),
                      "imitation_agreement": state.get("imitation_agreement"),
@@ -165,6 +180,17 @@ def _steps(text: str) -> list[int]:
         ) from None
 
 
+def _blend(text: str) -> tuple[str, float]:
+    folder, sep, weight = text.rpartition(":")
+    try:
+        if not sep or not folder:
+            raise ValueError
+        return folder, float(weight)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected CHECKPOINT:WEIGHT (e.g. checkpoints/hard:0.7), got {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .cli import ArgumentParser
 
@@ -183,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--average", type=_steps, default=None, metavar="STEP,STEP,...",
                     help="export the mean of the weights of these pool snapshots (default: "
                          "one policy, no averaging)")
+    ap.add_argument("--blend-with", type=_blend, default=None, metavar="CHECKPOINT:WEIGHT",
+                    help="write WEIGHT times this checkpoint's policy plus 1 - WEIGHT times the "
+                         "exported one (weight-space blend with the fine-tune's start; "
+                         "default: none)")
     return ap
 
 
@@ -196,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         # snapshot or an average of them needs numpy alone).
         require(["torch", "sb3_contrib"], "export", TRAIN_INSTALL)
     folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
-                    args.average, args.force)
+                    args.average, args.force, args.blend_with)
     print(f"wrote {folder}")
     return 0
 
