@@ -264,9 +264,9 @@ def update(net, optimizer, batch: dict[str, np.ndarray], config: Config, rng: np
             if actor_learns:
                 loss = loss + policy_loss - config.ent_coef * entropy.mean()
             if start_policy is not None:
-                with torch.no_grad():
-                    p0, _ = start_policy.dist(t["obs"][idx], t["mask"][idx])
                 mask = t["mask"][idx]
+                with torch.no_grad():
+                    p0, _ = start_policy.dist(t["obs"][idx], mask)
                 kl = torch.where(mask, p0.exp() * (p0 - logp_all), 0.0).sum(dim=1).mean()
                 if actor_learns:
                     loss = loss + config.kl_to_init * kl
