@@ -164,10 +164,30 @@ def test_the_same_seed_samples_the_same_positions() -> None:
         assert oa.shape == (len(ta), OBSERVATION_SIZE)
 
 
+def test_two_workers_write_the_same_chunks_as_one(tmp_path) -> None:
+    from byapar_training.value import ValueConfig, generate
+
+    def chunks(workers: int) -> list[dict[str, np.ndarray]]:
+        run = tmp_path / f"w{workers}"
+        generate(ValueConfig(run_dir=str(run), games=6, chunk_games=2, sample_rate=0.05,
+                             workers=workers), log=lambda line: None)
+        out = []
+        for path in sorted((run / "data").glob("chunk_*.npz")):
+            with np.load(path) as d:
+                out.append({k: d[k] for k in d.files})
+        return out
+
+    one, two = chunks(1), chunks(2)
+    assert len(one) == len(two) == 3 and sum(len(c["state"]) for c in one) > 0
+    for a, b in zip(one, two, strict=True):
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
 @pytest.mark.parametrize("flag,value,word", [("--games", "0", "--games"),
                                             ("--sample-rate", "0", "--sample-rate"),
                                             ("--table-sizes", "1,4", "--table-sizes"),
-                                            ("--hidden", "64,x", "--hidden")])
+                                            ("--hidden", "64,x", "--hidden"),
+                                            ("--workers", "0", "--workers")])
 def test_bad_value_training_flags_are_one_line_errors(tmp_path, capsys, flag, value,
                                                       word) -> None:
     pytest.importorskip("torch")

@@ -8,7 +8,9 @@ Read top to bottom: the config, then the two stages.
    rollouts reach and many styles of opponent. At each decision, with probability
    ``sample_rate``, the position is kept: the observation of every seat still in, and, when the
    game is over, each seat's share of the win (1, 1/k for a shared win, 0). Games are written
-   in chunks (``RUN/data/chunk_KKKK.npz``); a stopped run goes on from the chunks it has.
+   in chunks (``RUN/data/chunk_KKKK.npz``), on ``--workers`` processes (a chunk depends on its
+   number alone: the same chunks whatever the number); a stopped run goes on from the chunks
+   it has.
 2. **Fit** (``fit``): one MLP scores each seat from its own observation; a softmax over the
    seats of a position is the table's win chances, trained by cross-entropy against the win
    shares (a listwise loss: the chances sum to one as the shares do, at every table size). The
@@ -70,6 +72,7 @@ class ValueConfig:
     batch: int = 256  # positions per gradient step
     lr: float = 1e-3
     weight_decay: float = 1e-5
+    workers: int = 1  # processes playing the games (the fit is one process)
 
 
 HELP = {
@@ -84,10 +87,14 @@ HELP = {
     "batch": "positions per gradient step",
     "lr": "AdamW learning rate",
     "weight_decay": "AdamW weight decay",
+    "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
 }
 
 
 def validate(config: ValueConfig) -> None:
+    if not isinstance(config.workers, int) or not 1 <= config.workers <= 64:
+        raise ValueConfigError(f"--workers must be a whole number from 1 to 64, "
+                               f"got {config.workers!r}")
     for name in ("games", "chunk_games", "epochs", "batch"):
         value = getattr(config, name)
         if not isinstance(value, int) or not 1 <= value <= 10**8:
@@ -152,36 +159,59 @@ def play_and_sample(seed: int, table_sizes: list[int], sample_rate: float, polic
 
 
 
+def _play_chunk(args: tuple[ValueConfig, int]) -> tuple[int, int]:
+    """Write chunk ``k``: the kept positions of its games. Returns (k, positions)."""
+    config, k = args
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    table_sizes = sizes(config)
+    obs, baseline, target, state = [], [], [], []
+    first = k * config.chunk_games
+    for index in range(first, min(first + config.chunk_games, config.games)):
+        # each game's seed from the run's seed and the game's number alone
+        seed = random.Random(config.seed * 1_000_003 + index).getrandbits(62)
+        positions, shares = play_and_sample(seed, table_sizes, config.sample_rate, policy)
+        for rows, base, seats in positions:
+            obs.append(rows.astype(np.float16))
+            baseline.append(base)
+            target.append(shares[seats.astype(int)])
+            state.append(np.full(len(seats), len(state), np.int32))
+    path = chunk_path(Path(config.run_dir), k)
+    tmp = path.with_suffix(".tmp.npz")
+    empty = np.zeros((0, OBSERVATION_SIZE), np.float16)
+    np.savez(tmp, obs=np.concatenate(obs) if obs else empty,
+             baseline=np.concatenate(baseline) if obs else np.zeros(0, np.float32),
+             target=np.concatenate(target) if obs else np.zeros(0, np.float32),
+             state=np.concatenate(state) if obs else np.zeros(0, np.int32))
+    tmp.replace(path)  # a chunk is whole or absent: a stop loses at most the ones under way
+    return k, len(state)
+
+
 def generate(config: ValueConfig, log=None) -> None:
+    """Every missing chunk, on ``workers`` processes; a chunk depends on its number alone, so
+    the same config gives the same chunks whatever the number of workers."""
+    from byapar_agents.arena import _worker_pool
+
     log = log or _say
     run = Path(config.run_dir)
     (run / "data").mkdir(parents=True, exist_ok=True)
-    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
-    table_sizes = sizes(config)
     chunks = math.ceil(config.games / config.chunk_games)
+    todo = [(config, k) for k in range(chunks) if not chunk_path(run, k).exists()]
+    done = chunks - len(todo)
+    if not todo:
+        log(f"games: all {chunks} chunks are there")
+        return
     start = time.time()
-    for k in range(chunks):
-        path = chunk_path(run, k)
-        if path.exists():
-            continue
-        obs, baseline, target, state = [], [], [], []
-        count = min(config.chunk_games, config.games - k * config.chunk_games)
-        for g in range(count):
-            # each game's seed from the run's seed and the game's number alone
-            index = k * config.chunk_games + g
-            seed = random.Random(config.seed * 1_000_003 + index).getrandbits(62)
-            positions, shares = play_and_sample(seed, table_sizes, config.sample_rate, policy)
-            for rows, base, seats in positions:
-                obs.append(rows.astype(np.float16))
-                baseline.append(base)
-                target.append(shares[seats.astype(int)])
-                state.append(np.full(len(seats), len(state), np.int32))
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, obs=np.concatenate(obs), baseline=np.concatenate(baseline),
-                 target=np.concatenate(target), state=np.concatenate(state))
-        tmp.replace(path)  # a chunk is whole or absent: a stop loses at most the one under way
-        log(f"games {min((k + 1) * config.chunk_games, config.games):,}/{config.games:,}  "
-            f"chunk {k}: {len(state):,} positions  {time.time() - start:,.0f} s")
+    pool = _worker_pool(min(config.workers, len(todo))) if config.workers > 1 else None
+    results = pool.imap_unordered(_play_chunk, todo) if pool else map(_play_chunk, todo)
+    try:
+        for k, positions in results:
+            done += 1
+            log(f"games {min(done * config.chunk_games, config.games):,}/{config.games:,}  "
+                f"chunk {k}: {positions:,} positions  ({done}/{chunks} chunks, "
+                f"{time.time() - start:,.0f} s)")
+    finally:
+        if pool is not None:
+            pool.terminate()
 
 
 # ---------------------------------------------------------------------------- stage 2: fit
