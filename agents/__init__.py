@@ -32,10 +32,11 @@ AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
 # rollouts (agents.search.ROLLOUT_MODES; mixed by default); "-net" or "-share" how a rollout is
 # scored at its horizon (the value network or the position-value share); "-hN" the horizon in
-# rounds; "@SIMS" the simulation budget.
+# rounds; "-find" or "-nofind" whether the trade finder adds offers (agents.trade_finder);
+# "@SIMS" the simulation budget.
 _EXPERT_NAME = re.compile(
     r"expert(-all)?(?:-(medium|policy|mixed))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
-    r"(?:@([0-9]{1,6}))?")
+    r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
 
 
 class UnknownAgentError(ValueError):
@@ -53,7 +54,9 @@ def expert_options(name: object) -> dict | None:
     if parts.group(4) is not None:
         options["horizon_rounds"] = int(parts.group(4))
     if parts.group(5) is not None:
-        options["sims"] = int(parts.group(5))
+        options["find_trades"] = parts.group(5) == "find"
+    if parts.group(6) is not None:
+        options["sims"] = int(parts.group(6))
     return options
 
 
@@ -96,7 +99,7 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
-        "expert[-all][-medium|-policy|-mixed][-net|-share][-hROUNDS][@SIMS] "
+        "expert[-all][-medium|-policy|-mixed][-net|-share][-hROUNDS][-find|-nofind][@SIMS] "
         "or a checkpoint folder")
 
 

@@ -18,7 +18,12 @@ clones of the game:
   environment), and its next most likely actions while their prior is at least ``PRIOR_FLOOR``,
   ``TOP_K`` in all: the prior prunes a choice of up to 180 ids to the few worth simulating;
 - the rollout player's own choice in this position (``ROLLOUT_PLAYER``, the medium player),
-  which brings the concrete trade offers and bids a hand-written player would make.
+  which brings the concrete trade offers and bids a hand-written player would make;
+- before rolling, with ``find_trades``, the trade finder's best offer (``agents.trade_finder``):
+  of a list of one-place offers with money either way, one the policy would accept as its
+  target, with the largest gain in win chance by the value network. The search then plays it
+  like any candidate, against targets played by the policy or the medium player, so it is made
+  only when the simulations show an edge over the policy's choice.
 
 A decision with a single candidate (rolling with nothing else worth doing, a forced sale) is
 answered at once, without a simulation.
@@ -109,6 +114,7 @@ from .search import (
     rollout_seeds,
     search_root,
 )
+from .trade_finder import find_offers
 from .value import shipped_value
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
@@ -121,6 +127,12 @@ DEFAULT_VALUE_MODE = "net"
 # round (the next landing of every seat) is enough and leaves time for more simulations; the
 # share needs rounds of rent to tell places apart.
 DEFAULT_HORIZONS = {"net": 1, "share": DEFAULT_HORIZON_ROUNDS}
+# Whether the trade finder (agents.trade_finder) adds an offer to the candidates before rolling.
+DEFAULT_FIND_TRADES = False
+FINDER_LIMIT = 1  # found offers simulated a decision (each one shares out the simulations)
+# A found offer made to a seat is not found again for as many rounds: a target that answers
+# unlike the policy would otherwise be asked the same thing every turn.
+FINDER_RETRY_ROUNDS = 3
 DEFAULT_BUDGET_MS = 300.0  # the serve budget
 MAX_SIMS = 100_000
 MAX_BUDGET_MS = 600_000.0  # ten minutes a decision: anything more is a typo
@@ -253,7 +265,8 @@ class ExpertPlayer(EnginePlayer):
     def __init__(self, seed: int | None = None, budget_ms: float | None = None,
                  sims: int | None = None, horizon_rounds: int | None = None,
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
-                 rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE) -> None:
+                 rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE,
+                 find_trades: bool = DEFAULT_FIND_TRADES) -> None:
         if value not in VALUE_MODES:
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
@@ -265,7 +278,10 @@ class ExpertPlayer(EnginePlayer):
         if rollout not in ROLLOUT_MODES:
             raise ExpertBudgetError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                     f"got {rollout!r:.40}")
+        if not isinstance(find_trades, bool):
+            raise ExpertBudgetError(f"find_trades must be true or false, got {find_trades!r:.40}")
         self.focus = focus
+        self.find_trades = find_trades
         self.value = shipped_value() if value == "net" else None
         self.rollout = rollout
         super().__init__()
@@ -292,6 +308,8 @@ class ExpertPlayer(EnginePlayer):
         self._pre_roll = 0
         self._no_undo: set[Action] = set()  # this turn's actions' reverses
         self._following = False  # the policy composes the draft open in the environment
+        self._offered: dict[tuple, int] = {}  # (target, give, take) of offers made: the round
+        self._found: tuple[tuple, list] = ((), [])  # the finder's last answer, by position
 
     # ------------------------------------------------------------------ playing
     def act(self, env: raw_env, seat: int) -> int:
@@ -356,6 +374,7 @@ class ExpertPlayer(EnginePlayer):
         if reverse is not None:
             self._no_undo.add(action._replace(kind=reverse))
         if action.kind == ActionKind.OFFER_TRADE:
+            self._offered[(action.target, action.give, action.take)] = game.round
             self._pre_roll += 2 + len(action.give) + len(action.take) + (action.amount != 0)
         else:
             self._pre_roll += 1
@@ -461,7 +480,27 @@ class ExpertPlayer(EnginePlayer):
             advice = self._adviser.choose(game, seat, game.legal_actions())
             if _playable(game, advice):
                 add(advice, _prior_of(game, advice, probs), "rollout player")
+            if self.find_trades and game.phase == Phase.PRE_ROLL:
+                for offer in self.found_offers(game, pre_roll_actions, policy):
+                    add(offer, 0.0, "trade finder")
         return out, 0
+
+    def found_offers(self, game: Game, pre_roll_actions: int, policy: NumpyPolicy
+                     ) -> list[Action]:
+        """The trade finder's offers for this position (``agents.trade_finder``): none made
+        to the same seat for the same places in the last ``FINDER_RETRY_ROUNDS`` rounds, and
+        each composed within the pre-roll cap. Asked again only when the places or the offers
+        made this turn have changed: building or mortgaging before rolling leaves it be."""
+        if self.value is None or not game.can_offer_trade():
+            return []
+        key = (game.turn_count, game.offers_made, tuple(game.owner))
+        if self._found[0] != key:
+            skip = {k for k, r in self._offered.items() if game.round - r < FINDER_RETRY_ROUNDS}
+            found = find_offers(game, policy, self.value, FINDER_LIMIT, skip)
+            self._found = (key, [f.offer for f in found])
+        steps = PRE_ROLL_CAP - pre_roll_actions
+        return [o for o in self._found[1] if _playable(game, o)
+                and 2 + len(o.give) + len(o.take) + (o.amount != 0) < steps]
 
 
 def _playable(game: Game, action: object) -> bool:

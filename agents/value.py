@@ -67,6 +67,27 @@ class ValueNet:
         return out
 
 
+    def seat_chances(self, games: list[Game], seat: int) -> np.ndarray:
+        """``seat``'s chance of winning in each of ``games`` (as ``win_chances(game)[seat]``),
+        in one forward pass over every seat still in of every game."""
+        rows, spans, out = [], [], np.zeros(len(games))
+        for k, game in enumerate(games):
+            if game.is_over or game.bankrupt[seat]:
+                out[k] = win_shares(game)[seat] if game.is_over else 0.0
+                continue
+            seats = game.active_seats()
+            spans.append((k, len(rows), len(rows) + len(seats), seats.index(seat)))
+            for s in seats:
+                rows.append(encode(game, s, np.empty(OBSERVATION_SIZE, np.float32), None, 0,
+                                   PRE_ROLL_CAP, TRADE_STEP_CAP))
+        if rows:
+            scores = self.network.logits(np.stack(rows))[:, 0]
+            for k, lo, hi, at in spans:
+                part = np.exp(scores[lo:hi] - scores[lo:hi].max())
+                out[k] = part[at] / part.sum()
+        return out
+
+
 def win_shares(game: Game) -> list[float]:
     """Each seat's share of the win of a finished game: 1, 1/k for a k-way shared win, or 0."""
     return [1.0 / len(game.winners) if s in game.winners else 0.0

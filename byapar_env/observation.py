@@ -283,12 +283,7 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray,
         elif ph == Phase.TRADE_ANSWER and game.offer is not None:
             offerer, offer = game.offer
             if offer.target == me:
-                v[_T_OTHER + (offerer - me) % n] = 1.0
-                v[_T_MONEY] = offer.amount / CASH_SCALE
-                for s in offer.give:
-                    v[_T_IN + _PLACE_INDEX[s]] = 1.0
-                for s in offer.take:
-                    v[_T_OUT + _PLACE_INDEX[s]] = 1.0
+                _write_offer(v, me, offerer, offer, n)
     limit = game.rules.round_limit
     v[_ROUND] = game.round / limit
     v[_ROUNDS_LEFT] = (limit - game.round) / limit
@@ -296,6 +291,26 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray,
     v[_DICE + 1] = game.dice[1] / 6.0
     v[_DOUBLES] = game.doubles / 3.0
     v[_OFFERS] = game.offers_made / 3.0
+    return out
+
+
+def _write_offer(v, me: int, offerer: int, offer, n: int) -> None:
+    v[_T_OTHER + (offerer - me) % n] = 1.0
+    v[_T_MONEY] = offer.amount / CASH_SCALE
+    for s in offer.give:
+        v[_T_IN + _PLACE_INDEX[s]] = 1.0
+    for s in offer.take:
+        v[_T_OUT + _PLACE_INDEX[s]] = 1.0
+
+
+def write_offer_received(out: np.ndarray, me: int, offerer: int, offer,
+                         num_players: int) -> np.ndarray:
+    """Put another offer into ``out``, seat ``me``'s encoding of a game in which ``me`` must
+    answer a trade offer: the trade slots are cleared and ``offer`` (from ``offerer``) written
+    in, so ``out`` then equals ``me``'s encoding of the game with that offer pending. One
+    encoding of the answer phase then serves many offers (``agents.trade_finder``)."""
+    out[_TRADE_BLOCK] = 0.0
+    _write_offer(memoryview(out), me, offerer, offer, num_players)
     return out
 
 
@@ -323,3 +338,6 @@ _TEMPLATES: dict = {}
     "trade.places_out", "turn.round", "turn.rounds_left", "turn.dice", "turn.doubles",
     "turn.offers_made"))
 _PRE_ROLL_ACTIONS, _T_STEPS = _O["turn.pre_roll_actions"], _O["trade.draft_steps"]
+# The slots an offer received fills: the counterpart, the places in and out, the money (in this
+# order in LAYOUT, one after another).
+_TRADE_BLOCK = slice(SLICES["trade.counterpart"].start, SLICES["trade.money_in"].stop)

@@ -1,0 +1,147 @@
+"""Trade offers worth simulating: those the learned policy would accept as their target, ranked
+by the value network's gain for the seat that offers them.
+
+The expert's trade candidates otherwise come from two players, each with one idea a turn: the
+policy's own draft and the medium player's offer. The finder goes through a list instead:
+
+- **What is listed.** For every other seat still in, every offer of one place of theirs for
+  money, one place of the offering seat's for money, or one place each, with money from
+  ``AMOUNTS`` either way, that the engine allows now (``Game.trade_error``) and that touches a
+  set (a colour group, the transports, the utilities) in which the side receiving a place owns
+  another one: a swap of strays changes little, and listing them would crowd out the rest.
+- **Would it be accepted?** The policy answers as the target, as the hard player does (its most
+  likely answer). The target's encoding of the answer phase is made once per target and each
+  offer written into it (``observation.write_offer_received``), so one batched forward pass
+  answers every offer. For each target and pair of places only the accepted amount best for the
+  offering seat is kept (the least it pays, the most it is paid).
+- **Is it worth it?** The value network's win chance of the offering seat once the offer is
+  accepted, less its chance now (``agents.value``), one batched pass over the kept offers.
+
+``find_offers`` gives the best few with a gain of at least ``MIN_GAIN``. They are candidates,
+not moves: the expert plays each on its simulations, where the target is the policy or the medium
+player, and makes one only when the simulations show an edge over the policy's own choice. A
+target that answers unlike the policy turns a found offer down; nothing changes hands then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from byapar_env.action_table import ACTIONS, TRADE_MONEY_IDS, fixed_action_id, legal_ids
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.engine import Action, Game, Phase
+from byapar_env.engine import actions as A
+from byapar_env.engine import board as B
+from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
+
+from .network import NumpyPolicy
+from .value import ValueNet
+
+# Money either way (positive: the offering seat pays), each one of the environment's amounts.
+AMOUNTS = (-3000, -2000, -1000, -500, 0, 500, 1000, 2000, 3000)
+MIN_GAIN = 0.01  # a point of win chance: below it the value network's error is larger
+_ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
+_SET_OF = {sq: (B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES))
+           for sq in B.PLACES}
+if any(a not in TRADE_MONEY_IDS for a in AMOUNTS):
+    raise ValueError("every finder amount must be one of the environment's trade amounts")
+
+
+@dataclass(frozen=True)
+class FoundOffer:
+    offer: Action
+    accept: float  # the policy's probability of accepting, as the target
+    gain: float  # the offering seat's win chance after, less before (value network)
+
+
+def _relevant(game: Game, seat: int, target: int, give: int | None, take: int | None) -> bool:
+    """Whether a place changing hands joins another of its set held by its new owner."""
+    owner = game.owner
+    if take is not None and any(owner[s] == seat for s in _SET_OF[take] if s != take):
+        return True
+    return give is not None and any(owner[s] == target for s in _SET_OF[give] if s != give)
+
+
+def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
+    """The offers the finder considers from ``seat`` (to play, before rolling) to ``target``."""
+    theirs = [sq for sq in B.PLACES if game.owner[sq] == target]
+    mine = [sq for sq in B.PLACES if game.owner[sq] == seat]
+    cash = game.cash
+    out = []
+    for take in (None, *theirs):
+        for give in (None, *mine):
+            if (take is None and give is None) or not _relevant(game, seat, target, give, take):
+                continue
+            gives, takes = () if give is None else (give,), () if take is None else (take,)
+            if game.trade_error(A.offer_trade(target, gives, takes)) is not None:
+                continue
+            # The places may change hands; of the money, what the payer holds (the one rule of
+            # trade_error left, checked here to spare a call per amount; every offer is checked
+            # whole again before it is made).
+            for amount in AMOUNTS:
+                if amount <= cash[seat] if amount > 0 else -amount <= cash[target]:
+                    out.append(A.offer_trade(target, gives, takes, amount))
+    return out
+
+
+def accept_chances(game: Game, seat: int, target: int, offers: list[Action],
+                   policy: NumpyPolicy) -> np.ndarray:
+    """The policy's probability of accepting each offer (all to ``target``), answering as the
+    target: one encoding of the answer phase, each offer written into it, one forward pass."""
+    answer = game.clone()
+    answer.log = []
+    answer.apply(offers[0])  # the answer phase; every offer then differs in the trade slots
+    base = encode(answer, target, np.empty(OBSERVATION_SIZE, np.float32), None, 0,
+                  PRE_ROLL_CAP, TRADE_STEP_CAP)
+    rows = np.repeat(base[None, :], len(offers), axis=0)
+    for row, offer in zip(rows, offers, strict=True):
+        write_offer_received(row, target, seat, offer, game.num_players)
+    mask = np.zeros(len(ACTIONS), bool)
+    mask[legal_ids(answer, None, TRADE_STEP_CAP, False)] = True
+    logits = np.where(mask, policy.logits(rows), -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    probs = np.exp(logits)
+    return probs[:, _ACCEPT] / probs.sum(axis=1)
+
+
+def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,
+                skip: frozenset | set = frozenset()) -> list[FoundOffer]:
+    """The best ``limit`` offers the seat to play (before rolling) could make, none of ``skip``
+    (offers, or ``(target, give, take)`` keys): those the policy would accept as the target,
+    with a gain in win chance of at least ``MIN_GAIN``, the largest first."""
+    if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
+        return []
+    seat = game.current_player
+    kept: list[tuple[Action, float]] = []
+    for target in game.active_seats():
+        if target == seat:
+            continue
+        offers = [o for o in listed_offers(game, seat, target)
+                  if o not in skip and (o.target, o.give, o.take) not in skip]
+        if not offers:
+            continue
+        best: dict[tuple, tuple[Action, float]] = {}
+        for offer, p in zip(offers, accept_chances(game, seat, target, offers, policy),
+                            strict=True):
+            key = (offer.give, offer.take)
+            # The policy's answer is its most likely one; of the accepted amounts the least paid
+            if p > 0.5 and (key not in best or offer.amount < best[key][0].amount):
+                best[key] = (offer, float(p))
+        kept += best.values()
+    if not kept:
+        return []
+    now = value.win_chances(game)[seat]
+    after = []
+    for offer, _ in kept:
+        trial = game.clone()
+        trial.log = []
+        trial.apply(offer)
+        trial.apply(A.ACCEPT_TRADE)
+        after.append(trial)
+    gains = value.seat_chances(after, seat) - now
+    found = [FoundOffer(offer, p, float(g)) for (offer, p), g in zip(kept, gains, strict=True)
+             if g >= MIN_GAIN]
+    found.sort(key=lambda f: (-f.gain, f.offer))
+    return found[:limit]

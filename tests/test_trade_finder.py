@@ -1,0 +1,181 @@
+"""The trade finder: offers the policy would accept as their target, ranked by the value
+network's gain for the offering seat; and how the expert takes them as candidates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from byapar_agents import ExpertBudgetError, ExpertPlayer, expert_options, make_agent
+from byapar_agents import expert as expert_module
+from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.network import NumpyPolicy
+from byapar_agents.trade_finder import (
+    AMOUNTS,
+    MIN_GAIN,
+    FoundOffer,
+    accept_chances,
+    find_offers,
+    listed_offers,
+)
+from byapar_agents.value import ValueNet
+from scenario import give, new_game, roll, sq
+
+from byapar_env.action_table import ACTIONS, fixed_action_id, legal_ids
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.engine import Phase
+from byapar_env.engine import actions as A
+from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
+
+JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
+
+
+def _answering(answer: A.Action) -> NumpyPolicy:
+    """A policy whose most likely action is always ``answer`` (accept or reject)."""
+    bias = np.zeros(len(ACTIONS), np.float32)
+    bias[fixed_action_id(answer)] = 5.0
+    return NumpyPolicy([(np.zeros((OBSERVATION_SIZE, len(ACTIONS)), np.float32), bias)])
+
+
+def _cash_value() -> ValueNet:
+    """A value network that reads a seat's own cash alone: more cash, a better chance."""
+    game = new_game(3, seed=0)
+    before = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    game.cash[0] += 1_000
+    after = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    changed = np.flatnonzero(after != before)
+    weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
+    weights[changed[0]] = 5.0  # seat 0's own cash in its own view (its first changed entry)
+    return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
+
+
+def _position():
+    """Three seats, seat 0 to play: it holds Jumla, seat 1 the rest of Karnali (Surkhet), seat 2
+    a stray place (Butwal)."""
+    game = new_game(3, seed=4)
+    give(game, 0, "Jumla")
+    give(game, 1, "Surkhet")
+    give(game, 2, "Butwal")
+    return game
+
+
+def test_the_list_holds_only_offers_that_join_a_place_to_its_set() -> None:
+    game = _position()
+    to_1 = listed_offers(game, 0, 1)
+    assert {(o.give, o.take) for o in to_1} == {((JUMLA,), ()), ((), (SURKHET,)),
+                                                ((JUMLA,), (SURKHET,))}
+    assert sorted({o.amount for o in to_1}) == sorted(AMOUNTS)
+    assert all(game.trade_error(o) is None for o in to_1)
+    assert listed_offers(game, 0, 2) == []  # Butwal joins nothing of seat 0's, nor Jumla seat 2's
+    game.cash[1] = 600  # seat 1 cannot pay more than it holds
+    assert max(-o.amount for o in listed_offers(game, 0, 1)) == 500
+
+
+def test_one_encoding_with_each_offer_written_in_equals_encoding_each_offer_pending() -> None:
+    game = _position()
+    first = A.offer_trade(1, (JUMLA,), (), -3000)
+    pending = game.clone()
+    pending.apply(first)
+    base = encode(pending, 1, np.empty(OBSERVATION_SIZE, np.float32))
+    for offer in (A.offer_trade(1, (), (SURKHET,), 500), A.offer_trade(1, (JUMLA,), (SURKHET,)),
+                  first):
+        real = game.clone()
+        real.apply(offer)
+        want = encode(real, 1, np.empty(OBSERVATION_SIZE, np.float32))
+        assert np.array_equal(write_offer_received(base.copy(), 1, 0, offer, 3), want)
+
+
+def test_accept_chances_are_the_policys_answers_as_the_target() -> None:
+    game = _position()
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(3)
+    offers = listed_offers(game, 0, 1)
+    chances = accept_chances(game, 0, 1, offers, policy)
+    accept = fixed_action_id(A.ACCEPT_TRADE)
+    for offer, p in zip(offers, chances, strict=True):
+        real = game.clone()
+        real.apply(offer)
+        mask = np.zeros(len(ACTIONS), np.int8)
+        mask[legal_ids(real, None, TRADE_STEP_CAP, False)] = 1
+        obs = encode(real, 1, np.empty(OBSERVATION_SIZE, np.float32), None, 0, PRE_ROLL_CAP,
+                     TRADE_STEP_CAP)
+        assert p == pytest.approx(policy.probabilities(obs, mask)[accept], abs=1e-5)
+
+
+def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses() -> None:
+    game = _position()
+    value = _cash_value()
+    found = find_offers(game, _answering(A.ACCEPT_TRADE), value, limit=3)
+    assert found and all(f.gain >= MIN_GAIN and f.accept > 0.5 for f in found)
+    best = found[0].offer
+    # a target that accepts anything and a value that reads cash alone: the offers paying the
+    # offering seat the most, 3,000, whatever the places (seat 2 holds nothing to list)
+    assert best.target == 1 and all(f.offer.amount == -3000 for f in found)
+    assert [f.gain for f in found] == sorted((f.gain for f in found), reverse=True)
+    assert find_offers(game, _answering(A.REJECT_TRADE), value, limit=3) == []
+    # offers named in skip (whole, or by target and places) are not found
+    skip = {(1, f.offer.give, f.offer.take) for f in found}
+    assert all((f.offer.give, f.offer.take) not in {(g, t) for _, g, t in skip}
+               for f in find_offers(game, _answering(A.ACCEPT_TRADE), value, 3, skip))
+    before = (list(game.cash), list(game.owner), game.phase, game.offers_made)
+    assert (list(game.cash), list(game.owner), game.phase, game.offers_made) == before
+
+
+def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
+    game = _position()
+    value, accepting = _cash_value(), _answering(A.ACCEPT_TRADE)
+    game.offers_made = 3
+    assert find_offers(game, accepting, value) == []
+    game.offers_made = 0
+    assert find_offers(game, accepting, value) != []
+    roll(game, 2, 3)  # onto the Bus park, for sale
+    assert game.phase == Phase.BUY
+    assert find_offers(game, accepting, value) == []
+
+
+def test_seat_chances_are_win_chances_in_one_pass() -> None:
+    value = _cash_value()
+    games = [_position(), new_game(4, seed=1), _position()]
+    games[2].cash[0] += 2_000
+    games[1].bankrupt[2] = True
+    got = value.seat_chances(games, 0)
+    assert got == pytest.approx([value.win_chances(g)[0] for g in games])
+    assert value.seat_chances([games[1]], 2)[0] == 0.0
+
+
+def test_the_expert_simulates_a_found_offer_and_does_not_repeat_it(monkeypatch) -> None:
+    game = _position()
+    offer = A.offer_trade(1, (JUMLA,), (), -3000)
+    asked = []
+
+    def fake_find(g, policy, value, limit, skip):
+        asked.append(set(skip))
+        return [FoundOffer(offer, 0.9, 0.2)] if (1, offer.give, offer.take) not in skip else []
+
+    monkeypatch.setattr(expert_module, "find_offers", fake_find)
+    expert = ExpertPlayer(seed=0, sims=12, find_trades=True)
+    candidates, _ = expert.candidates(game)
+    assert [c.source for c in candidates if c.action == offer] == ["trade finder"]
+    expert.candidates(game)
+    assert len(asked) == 1  # the same position: the finder's answer is kept
+    expert._count(game, offer)  # the expert makes it
+    game.apply(offer)
+    game.apply(A.REJECT_TRADE)
+    candidates, _ = expert.candidates(game, pre_roll_actions=5)
+    assert offer not in [c.action for c in candidates] and (1, (JUMLA,), ()) in asked[-1]
+    # a found offer whose steps would not fit under the pre-roll cap is no candidate
+    fresh = ExpertPlayer(seed=0, sims=12, find_trades=True)
+    candidates, _ = fresh.candidates(_position(), pre_roll_actions=PRE_ROLL_CAP - 4)
+    assert offer not in [c.action for c in candidates]
+    # switched off, the expert does not ask the finder
+    calls = len(asked)
+    off = ExpertPlayer(seed=0, sims=12, find_trades=False)
+    assert offer not in [c.action for c in off.candidates(_position())[0]]
+    assert len(asked) == calls
+
+
+def test_expert_names_switch_the_finder() -> None:
+    assert expert_options("expert-find")["find_trades"] is True
+    assert expert_options("expert-nofind@24") == {**expert_options("expert@24"),
+                                                  "find_trades": False}
+    assert make_agent("expert-find@12").find_trades is True
+    with pytest.raises(ExpertBudgetError, match="find_trades"):
+        ExpertPlayer(find_trades="yes")
