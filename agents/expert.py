@@ -128,7 +128,7 @@ DEFAULT_VALUE_MODE = "net"
 # share needs rounds of rent to tell places apart.
 DEFAULT_HORIZONS = {"net": 1, "share": DEFAULT_HORIZON_ROUNDS}
 # Whether the trade finder (agents.trade_finder) adds an offer to the candidates before rolling.
-DEFAULT_FIND_TRADES = False
+DEFAULT_FIND_TRADES = True
 FINDER_LIMIT = 1  # found offers simulated a decision (each one shares out the simulations)
 # A found offer made to a seat is not found again for as many rounds: a target that answers
 # unlike the policy would otherwise be asked the same thing every turn.

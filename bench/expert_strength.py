@@ -1,6 +1,6 @@
 """The expert's strength: arena cells against medium, hard and panel tables, and against budget.
 
-    python -m bench.expert_strength [--json PATH] [--png PATH] [--plot-only]
+    python -m bench.expert_strength [--json PATH] [--png PATH] [--plot-only] [--workers N]
 
 Each cell is an arena run (seats rotated, every game seeded from the seed and its number, so a
 cell is reproducible); the expert plays at a simulation budget (``expert@SIMS``; plain
@@ -27,30 +27,26 @@ MEDIUM3 = ("medium", "medium", "medium")
 HARD3 = ("hard", "hard", "hard")
 STRATEGIST3 = ("strategist", "strategist", "strategist")
 # (name, lineup, games, seed): the bars' tables, on a second seed too, each beside the hard
-# player on the same games; a panel table; heads-up and six seats; then the variants that
-# chose the defaults.
+# player on the same games; a panel table; heads-up and six seats; the budget (24 and 96
+# simulations); then the variant that chose this release's default, on the same games: the
+# expert without the trade finder (``-nofind``).
 CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
-    ("expert+3medium", ("expert", *MEDIUM3), 120, 0),
     ("expert+3hard", ("expert", *HARD3), 120, 0),
-    ("hard+3medium", ("hard", *MEDIUM3), 120, 0),
+    ("expert+3medium", ("expert", *MEDIUM3), 120, 0),
+    ("expert-nofind+3hard", ("expert-nofind", *HARD3), 120, 0),
+    ("expert+3hard/seed1", ("expert", *HARD3), 120, 1),
     ("expert+3medium/seed1", ("expert", *MEDIUM3), 120, 1),
+    ("hard+3medium", ("hard", *MEDIUM3), 120, 0),
     ("hard+3medium/seed1", ("hard", *MEDIUM3), 120, 1),
     ("expert+3strategist", ("expert", *STRATEGIST3), 80, 0),
     ("hard+3strategist", ("hard", *STRATEGIST3), 80, 0),
-    ("expert@96+3hard", ("expert@96", *HARD3), 120, 0),
-    ("expert+3hard/seed1", ("expert", *HARD3), 120, 1),
     ("expert+medium", ("expert", "medium"), 120, 0),
     ("hard+medium", ("hard", "medium"), 120, 0),
     ("expert+5medium", ("expert", *MEDIUM3, "medium", "medium"), 60, 0),
     ("hard+5medium", ("hard", *MEDIUM3, "medium", "medium"), 60, 0),
-    # the variants that chose the defaults (agents/__init__.py names them), same games: the
-    # value network at horizons of 2 and 3 rounds, and the position-value share (the previous
-    # default: three rounds, scored by the share)
-    ("expert-net-h2@48+3medium", ("expert-net-h2@48", *MEDIUM3), 120, 0),
-    ("expert-net-h2@48+3hard", ("expert-net-h2@48", *HARD3), 120, 0),
-    ("expert-net-h3@48+3medium", ("expert-net-h3@48", *MEDIUM3), 120, 0),
-    ("expert-net-h3@48+3hard", ("expert-net-h3@48", *HARD3), 120, 0),
-    ("expert-share@48+3medium", ("expert-share@48", *MEDIUM3), 120, 0),
+    ("expert-nofind+3medium", ("expert-nofind", *MEDIUM3), 120, 0),
+    ("expert@24+3medium", ("expert@24", *MEDIUM3), 120, 0),
+    ("expert@96+3medium", ("expert@96", *MEDIUM3), 120, 0),
 )
 
 
@@ -65,7 +61,7 @@ def is_default_expert(name: str) -> bool:
     return is_expert_name(name) and "-" not in name  # a variant's name has a dash
 
 
-def run(path: Path) -> dict:
+def run(path: Path, workers: int = 1) -> dict:
     data = json.loads(path.read_text()) if path.exists() else {}
     cells = data.setdefault("cells", {})
     data["default_sims"] = DEFAULT_SIMS
@@ -73,7 +69,9 @@ def run(path: Path) -> dict:
         if name in cells:
             continue
         start = time.perf_counter()
-        summary = run_arena(ArenaConfig(players=lineup, games=games, seed=seed, workers=1))
+        # The same games whatever the workers: each is seeded from the seed and its number.
+        summary = run_arena(ArenaConfig(players=lineup, games=games, seed=seed,
+                                        workers=workers))
         me = summary["players"][lineup[0]]
         cells[name] = {"players": list(lineup), "games": games, "seed": seed,
                        "sims": budget_of(lineup[0]), "win_rate": me["win_rate"],
@@ -130,8 +128,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json", type=Path, default=Path("docs/expert_strength.json"))
     ap.add_argument("--png", type=Path, default=Path("docs/expert_strength.png"))
     ap.add_argument("--plot-only", action="store_true")
+    ap.add_argument("--workers", type=int, default=1, help="processes playing each cell's games")
     args = ap.parse_args(argv)
-    data = json.loads(args.json.read_text()) if args.plot_only else run(args.json)
+    data = json.loads(args.json.read_text()) if args.plot_only else run(args.json, args.workers)
     plot(data, args.png)
 
 
