@@ -496,7 +496,7 @@ class ExpertPlayer(EnginePlayer):
         key = (game.turn_count, game.offers_made, tuple(game.owner))
         if self._found[0] != key:
             skip = {k for k, r in self._offered.items() if game.round - r < FINDER_RETRY_ROUNDS}
-            found = find_offers(game, policy, self.value, FINDER_LIMIT, skip)
+            found = find_offers(game, policy, self.value, FINDER_LIMIT, skip, pre_roll_actions)
             self._found = (key, [f.offer for f in found])
         steps = PRE_ROLL_CAP - pre_roll_actions
         return [o for o in self._found[1] if _playable(game, o)

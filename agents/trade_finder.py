@@ -30,11 +30,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from byapar_env.action_table import ACTIONS, TRADE_MONEY_IDS, fixed_action_id, legal_ids
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_steps
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
-from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
+from byapar_env.observation import (
+    OBSERVATION_SIZE,
+    encode,
+    encode_env_part,
+    write_offer_received,
+)
 
 from .network import NumpyPolicy
 from .value import ValueNet
@@ -87,17 +92,23 @@ def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
 
 
 def accept_chances(game: Game, seat: int, target: int, offers: list[Action],
-                   policy: NumpyPolicy) -> np.ndarray:
+                   policy: NumpyPolicy, pre_roll_actions: int = 0) -> np.ndarray:
     """The policy's probability of accepting each offer (all to ``target``), answering as the
-    target: one encoding of the answer phase, each offer written into it, one forward pass."""
+    target: one encoding of the answer phase, each offer written into it, one forward pass.
+    The target sees the turn's pre-roll count as the environment shows it when the offer
+    arrives: ``pre_roll_actions`` so far and the offer's composition steps."""
     answer = game.clone()
     answer.log = []
     answer.apply(offers[0])  # the answer phase; every offer then differs in the trade slots
     base = encode(answer, target, np.empty(OBSERVATION_SIZE, np.float32), None, 0,
                   PRE_ROLL_CAP, TRADE_STEP_CAP)
     rows = np.repeat(base[None, :], len(offers), axis=0)
+    n = game.num_players
     for row, offer in zip(rows, offers, strict=True):
-        write_offer_received(row, target, seat, offer, game.num_players)
+        write_offer_received(row, target, seat, offer, n)
+        encode_env_part(row, answer, target, None,
+                        pre_roll_actions + len(offer_steps(seat, n, offer)), PRE_ROLL_CAP,
+                        TRADE_STEP_CAP)
     mask = np.zeros(len(ACTIONS), bool)
     mask[legal_ids(answer, None, TRADE_STEP_CAP, False)] = True
     logits = np.where(mask, policy.logits(rows), -np.inf)
@@ -107,10 +118,12 @@ def accept_chances(game: Game, seat: int, target: int, offers: list[Action],
 
 
 def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,
-                skip: frozenset | set = frozenset()) -> list[FoundOffer]:
-    """The best ``limit`` offers the seat to play (before rolling) could make, none of ``skip``
-    (offers, or ``(target, give, take)`` keys): those the policy would accept as the target,
-    with a gain in win chance of at least ``MIN_GAIN``, the largest first."""
+                skip: frozenset | set = frozenset(), pre_roll_actions: int = 0
+                ) -> list[FoundOffer]:
+    """The best ``limit`` offers the seat to play (before rolling, ``pre_roll_actions`` taken
+    this turn) could make, none of ``skip`` (offers, or ``(target, give, take)`` keys): those
+    the policy would accept as the target, with a gain in win chance of at least ``MIN_GAIN``,
+    the largest first."""
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
         return []
     seat = game.current_player
@@ -123,8 +136,8 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
         if not offers:
             continue
         best: dict[tuple, tuple[Action, float]] = {}
-        for offer, p in zip(offers, accept_chances(game, seat, target, offers, policy),
-                            strict=True):
+        chances = accept_chances(game, seat, target, offers, policy, pre_roll_actions)
+        for offer, p in zip(offers, chances, strict=True):
             key = (offer.give, offer.take)
             # The policy's answer is its most likely one; of the accepted amounts the least paid
             if p > 0.5 and (key not in best or offer.amount < best[key][0].amount):

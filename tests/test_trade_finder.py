@@ -21,7 +21,8 @@ from byapar_agents.value import ValueNet
 from scenario import give, new_game, roll, sq
 
 from byapar_env.action_table import ACTIONS, fixed_action_id, legal_ids
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_steps
 from byapar_env.engine import Phase
 from byapar_env.engine import actions as A
 from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
@@ -95,9 +96,39 @@ def test_accept_chances_are_the_policys_answers_as_the_target() -> None:
         real.apply(offer)
         mask = np.zeros(len(ACTIONS), np.int8)
         mask[legal_ids(real, None, TRADE_STEP_CAP, False)] = 1
-        obs = encode(real, 1, np.empty(OBSERVATION_SIZE, np.float32), None, 0, PRE_ROLL_CAP,
-                     TRADE_STEP_CAP)
+        steps = len(offer_steps(0, 3, offer))  # the target sees them in the pre-roll count
+        obs = encode(real, 1, np.empty(OBSERVATION_SIZE, np.float32), None, steps,
+                     PRE_ROLL_CAP, TRADE_STEP_CAP)
         assert p == pytest.approx(policy.probabilities(obs, mask)[accept], abs=1e-5)
+
+
+def test_the_target_is_asked_as_the_environment_shows_it_the_offer() -> None:
+    # Through the environment the target answers with the turn's pre-roll count, the offer's
+    # composition steps included, in its observation: the finder asks the policy the same.
+    env = raw_env(num_players=3)
+    env.reset(seed=4)
+    game = env.game
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT)
+    policy = hard.policy_for(3)
+    def ready() -> bool:  # before rolling, something done already, an offer on the list
+        return (game.round >= 6 and game.phase == Phase.PRE_ROLL and env.draft is None
+                and env.pre_roll_actions > 0
+                and bool(listed_offers(game, game.turn, (game.turn + 1) % 3)))
+
+    while not ready():
+        assert env.agents, "the game ended before a position to test"
+        env.step(hard.act(env, env.agent_name_mapping[env.agent_selection]))
+    seat, target = game.turn, (game.turn + 1) % 3
+    offer = listed_offers(game, seat, target)[0]
+    before = env.pre_roll_actions
+    want = accept_chances(game, seat, target, [offer], policy, before)[0]
+    for step in offer_steps(seat, 3, offer):
+        env.step(step)
+    assert game.phase == Phase.TRADE_ANSWER and env.agent_selection == env.possible_agents[target]
+    obs = env.observe(env.possible_agents[target])
+    accept = fixed_action_id(A.ACCEPT_TRADE)
+    assert want == pytest.approx(
+        policy.probabilities(obs["observation"], obs["action_mask"])[accept], abs=1e-5)
 
 
 def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses() -> None:
@@ -146,7 +177,7 @@ def test_the_expert_simulates_a_found_offer_and_does_not_repeat_it(monkeypatch) 
     offer = A.offer_trade(1, (JUMLA,), (), -3000)
     asked = []
 
-    def fake_find(g, policy, value, limit, skip):
+    def fake_find(g, policy, value, limit, skip, pre_roll_actions):
         asked.append(set(skip))
         return [FoundOffer(offer, 0.9, 0.2)] if (1, offer.give, offer.take) not in skip else []
 

@@ -1,0 +1,87 @@
+"""What the expert's trade finder does in real games: offers found, made and accepted.
+
+    python -m bench.trade_finder_stats [--opponent hard] [--games 12] [--seed 0]
+
+Plays the arena's games of ``expert`` against three ``--opponent`` players (seats rotated, the
+same games as ``byapar arena --players expert,X,X,X --seed S``) and counts, for the expert's
+decisions before rolling: how often the finder's offer was a candidate, how often the search
+made it, and how often the target accepted it; and the same for every trade offer the expert
+made. A target that answers like the policy accepts what the finder finds; one that does not
+turns it down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from byapar_agents import make_agent
+from byapar_agents.arena import game_seed, play_through_env
+from byapar_agents.expert import ExpertPlayer
+
+from byapar_env.action_table import fixed_action_id
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine import ActionKind, Phase
+from byapar_env.engine import actions as A
+
+_ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
+
+
+def play_one(opponent: str, seed: int, index: int, counts: Counter) -> float:
+    """Game ``index`` of the arena's run of ``seed`` (seats rotated as the arena rotates them):
+    the expert's share of the win; the finder's figures go to ``counts``."""
+    n = 4
+    kinds = [("expert", opponent, opponent, opponent)[(s + index % n) % n] for s in range(n)]
+    base = game_seed(seed, index)
+    players = [make_agent(k, seed=base + s) if k == "expert" else make_agent(k)
+               for s, k in enumerate(kinds)]
+    for s, player in enumerate(players):
+        if hasattr(player, "reset"):
+            player.reset(base + s)
+    me = kinds.index("expert")
+    expert: ExpertPlayer = players[me]
+    pending: list[str] = []  # the source of the offer the expert made, until it is answered
+
+    def watch(env, seat, action):
+        game = env.game
+        if (game.phase == Phase.TRADE_ANSWER and game.offer is not None
+                and game.offer[0] == me and pending):
+            counts[f"accepted ({pending.pop()})"] += action == _ACCEPT
+        if seat != me or env.draft is not None or game.phase != Phase.PRE_ROLL:
+            return
+        last = expert.last  # this decision's evaluation (act has just called choose)
+        if last is None:
+            return
+        counts["decisions with a finder candidate"] += any(
+            c.source == "trade finder" for c in last.candidates)
+        chosen = last.candidates[last.choice]
+        if chosen.action.kind == ActionKind.OFFER_TRADE:
+            counts[f"offers made ({chosen.source})"] += 1
+            pending[:] = [chosen.source]
+
+    env = raw_env(num_players=n, max_decisions=10**9)
+    env.reset(seed=base)
+    play_through_env(env, players, watch)
+    winners = env.game.winners
+    return 1 / len(winners) if me in winners else 0.0
+
+
+def run(opponent: str, games: int, seed: int) -> dict:
+    """The counts over the first ``games`` games of the arena's run of ``seed``."""
+    counts: Counter = Counter()
+    wins = sum(play_one(opponent, seed, index, counts) for index in range(games))
+    return {"opponent": opponent, "games": games, "seed": seed, "expert_wins": wins,
+            **dict(sorted(counts.items()))}
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--opponent", default="hard")
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    print(json.dumps(run(args.opponent, args.games, args.seed), indent=2))
+
+
+if __name__ == "__main__":
+    main()
