@@ -375,7 +375,7 @@ class ExpertPlayer(EnginePlayer):
             self._no_undo.add(action._replace(kind=reverse))
         if action.kind == ActionKind.OFFER_TRADE:
             self._offered[(action.target, action.give, action.take)] = game.round
-            self._pre_roll += 2 + len(action.give) + len(action.take) + (action.amount != 0)
+            self._pre_roll += _offer_steps(action)
         else:
             self._pre_roll += 1
 
@@ -499,8 +499,12 @@ class ExpertPlayer(EnginePlayer):
             found = find_offers(game, policy, self.value, FINDER_LIMIT, skip, pre_roll_actions)
             self._found = (key, [f.offer for f in found])
         steps = PRE_ROLL_CAP - pre_roll_actions
-        return [o for o in self._found[1] if _playable(game, o)
-                and 2 + len(o.give) + len(o.take) + (o.amount != 0) < steps]
+        return [o for o in self._found[1] if _playable(game, o) and _offer_steps(o) < steps]
+
+
+def _offer_steps(offer: Action) -> int:
+    """The composition steps of a trade offer: start, a toggle a place, money, submit."""
+    return 2 + len(offer.give) + len(offer.take) + (offer.amount != 0)
 
 
 def _playable(game: Game, action: object) -> bool:

@@ -66,7 +66,6 @@ class ValueNet:
             out[seat] = float(chance)
         return out
 
-
     def seat_chances(self, games: list[Game], seat: int) -> np.ndarray:
         """``seat``'s chance of winning in each of ``games`` (as ``win_chances(game)[seat]``),
         in one forward pass over every seat still in of every game."""

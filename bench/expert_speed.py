@@ -25,10 +25,12 @@ from byapar_env.engine import Game, Rules
 
 from .common import baseline_ops_per_second
 
-# The default expert (the value network, one round on) at several budgets, and the previous
-# default (the position-value share, three rounds on) at the arena's budget beside it.
+# The default expert (the trade finder on, the value network one round on) at several
+# budgets; beside it at the arena's budget, the previous release's default (no trade finder)
+# and the one before (the position-value share, three rounds on).
 BUDGETS: tuple[dict, ...] = (dict(sims=16), dict(sims=48), dict(sims=96), dict(budget_ms=100),
-                             dict(budget_ms=300), dict(sims=48, value="share"))
+                             dict(budget_ms=300), dict(sims=48, find_trades=False),
+                             dict(sims=48, value="share"))
 
 
 def positions(count: int, seed: int = 0) -> list[tuple[Game, int]]:

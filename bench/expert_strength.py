@@ -116,7 +116,7 @@ def plot(data: dict, png: Path) -> None:
     ax.set_xlim(-1, max(xs) * 2.5 if xs else 100)
     ax.set_xlabel("simulations per decision (0: the hard policy alone)")
     ax.set_ylabel("win rate vs 3 medium (95% Wilson)")
-    ax.set_title("expert strength against budget (4 seats, seeds 0 and 1 pooled)")
+    ax.set_title("expert strength against budget (4 seats; seeds pooled where two ran)")
     ax.set_ylim(0, 1)
     ax.legend(loc="lower right")
     fig.tight_layout()

@@ -341,3 +341,7 @@ _PRE_ROLL_ACTIONS, _T_STEPS = _O["turn.pre_roll_actions"], _O["trade.draft_steps
 # The slots an offer received fills: the counterpart, the places in and out, the money (in this
 # order in LAYOUT, one after another).
 _TRADE_BLOCK = slice(SLICES["trade.counterpart"].start, SLICES["trade.money_in"].stop)
+if sum(SLICES[k].stop - SLICES[k].start for k in (
+        "trade.counterpart", "trade.places_in", "trade.places_out", "trade.money_in")) != (
+        _TRADE_BLOCK.stop - _TRADE_BLOCK.start):
+    raise ImportError("observation LAYOUT: the trade slots of an offer must be consecutive")
