@@ -56,6 +56,8 @@ if any(a not in TRADE_MONEY_IDS for a in AMOUNTS):
 
 @dataclass(frozen=True)
 class FoundOffer:
+    """An offer the finder found, with the policy's answer to it and the offering seat's gain."""
+
     offer: Action
     accept: float  # the policy's probability of accepting, as the target
     gain: float  # the offering seat's win chance after, less before (value network)

@@ -40,6 +40,8 @@ CELLS: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("hard+3medium/seed1", ("hard", *MEDIUM3), 120, 1),
     ("expert+3strategist", ("expert", *STRATEGIST3), 80, 0),
     ("hard+3strategist", ("hard", *STRATEGIST3), 80, 0),
+    ("expert+3strategist/seed1", ("expert", *STRATEGIST3), 80, 1),
+    ("hard+3strategist/seed1", ("hard", *STRATEGIST3), 80, 1),
     ("expert+medium", ("expert", "medium"), 120, 0),
     ("hard+medium", ("hard", "medium"), 120, 0),
     ("expert+5medium", ("expert", *MEDIUM3, "medium", "medium"), 60, 0),
