@@ -7,7 +7,8 @@ same games as ``byapar arena --players expert,X,X,X --seed S``) and counts, for 
 decisions before rolling: how often the finder's offer was a candidate, how often the search
 made it, and how often the target accepted it; and the same for every trade offer the expert
 made. A target that answers like the policy accepts what the finder finds; one that does not
-turns it down.
+turns it down. For the found offers made, the value network's change in win chance for the
+expert and for the target, were each accepted, tells whether the target should have taken it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections import Counter
 from byapar_agents import make_agent
 from byapar_agents.arena import game_seed, play_through_env
 from byapar_agents.expert import ExpertPlayer
+from byapar_agents.value import shipped_value
 
 from byapar_env.action_table import fixed_action_id
 from byapar_env.byapar_v0 import raw_env
@@ -28,9 +30,12 @@ from byapar_env.engine import actions as A
 _ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
 
 
-def play_one(opponent: str, seed: int, index: int, counts: Counter) -> float:
+def play_one(opponent: str, seed: int, index: int, counts: Counter,
+             gains: list[tuple[float, float]]) -> float:
     """Game ``index`` of the arena's run of ``seed`` (seats rotated as the arena rotates them):
-    the expert's share of the win; the finder's figures go to ``counts``."""
+    the expert's share of the win; the finder's figures go to ``counts``, and for each found
+    offer made, (the expert's, the target's) change in win chance by the value network, were
+    it accepted, to ``gains``."""
     n = 4
     kinds = [("expert", opponent, opponent, opponent)[(s + index % n) % n] for s in range(n)]
     base = game_seed(seed, index)
@@ -42,6 +47,7 @@ def play_one(opponent: str, seed: int, index: int, counts: Counter) -> float:
     me = kinds.index("expert")
     expert: ExpertPlayer = players[me]
     pending: list[str] = []  # the source of the offer the expert made, until it is answered
+    value = shipped_value()
 
     def watch(env, seat, action):
         game = env.game
@@ -59,6 +65,15 @@ def play_one(opponent: str, seed: int, index: int, counts: Counter) -> float:
         if chosen.action.kind == ActionKind.OFFER_TRADE:
             counts[f"offers made ({chosen.source})"] += 1
             pending[:] = [chosen.source]
+            if chosen.source == "trade finder":
+                # What the value network makes of the offer for both sides, were it accepted.
+                offer = chosen.action
+                after = game.clone()
+                after.log = []
+                after.apply(offer)
+                after.apply(A.ACCEPT_TRADE)
+                now, then = value.win_chances(game), value.win_chances(after)
+                gains.append((then[me] - now[me], then[offer.target] - now[offer.target]))
 
     env = raw_env(num_players=n, max_decisions=10**9)
     env.reset(seed=base)
@@ -70,9 +85,18 @@ def play_one(opponent: str, seed: int, index: int, counts: Counter) -> float:
 def run(opponent: str, games: int, seed: int) -> dict:
     """The counts over the first ``games`` games of the arena's run of ``seed``."""
     counts: Counter = Counter()
-    wins = sum(play_one(opponent, seed, index, counts) for index in range(games))
-    return {"opponent": opponent, "games": games, "seed": seed, "expert_wins": wins,
-            **dict(sorted(counts.items()))}
+    gains: list[tuple[float, float]] = []
+    wins = sum(play_one(opponent, seed, index, counts, gains) for index in range(games))
+    out = {"opponent": opponent, "games": games, "seed": seed, "expert_wins": wins,
+           **dict(sorted(counts.items()))}
+    if gains:
+        out["found offers: mean gain in win chance, expert"] = round(
+            sum(g[0] for g in gains) / len(gains), 4)
+        out["found offers: mean gain in win chance, target"] = round(
+            sum(g[1] for g in gains) / len(gains), 4)
+        out["found offers: share where the target loses"] = round(
+            sum(g[1] < 0 for g in gains) / len(gains), 3)
+    return out
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
