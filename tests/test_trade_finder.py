@@ -210,3 +210,14 @@ def test_expert_names_switch_the_finder() -> None:
     assert make_agent("expert-find@12").find_trades is True
     with pytest.raises(ExpertBudgetError, match="find_trades"):
         ExpertPlayer(find_trades="yes")
+
+
+def test_hard_players_accept_every_offer_the_finder_makes_them() -> None:
+    # The finder asks the policy as the environment will ask the hard player, so through a
+    # real arena game every found offer the expert makes to a hard player is accepted.
+    from bench.trade_finder_stats import run
+
+    stats = run("hard", games=1, seed=0)
+    made = stats["offers made (trade finder)"]
+    assert made > 0 and stats["accepted (trade finder)"] == made
+    assert 0 <= stats["found offers: share where the target loses"] <= 1
