@@ -71,7 +71,8 @@ choice, so the search never overrules the policy without evidence.
 candidates in rounds (one simulation per candidate per round; at least one round). The same
 seed then gives the same game: the arena and the gauntlet use this form (``DEFAULT_SIMS``).
 ``budget_ms``: rounds are played while the next one is expected to fit in the budget (from the
-measured time of the rounds so far), so a decision takes the budget or less; a serve-side form,
+measured time of the rounds so far; the candidates, the trade finder's list included, are
+counted from the start of the decision), so a decision takes the budget or less; a serve-side form,
 not reproducible, since the number of rounds depends on the machine's speed.
 """
 
