@@ -150,8 +150,9 @@ def _ranks(worth: list[int]) -> list[float]:
     return ranks
 
 
-def play_game(config: ArenaConfig, index: int) -> GameResult:
-    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
+def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
+    """Game ``index``'s table: the seats' kinds (rotated by the game's number), fresh players
+    reset for the game, and the game's seed."""
     n = len(config.players)
     shift = index % n
     kinds = [config.players[(s + shift) % n] for s in range(n)]
@@ -160,11 +161,24 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     for s, player in enumerate(players):
         if hasattr(player, "reset"):
             player.reset(seed + s)
+    return kinds, players, seed
+
+
+def table_env(config: ArenaConfig, seed: int) -> raw_env:
+    """An environment reset for a game of the run: its table options, played to the end."""
+    env = raw_env(num_players=len(config.players), rounds=config.rounds,
+                  starting_cash=config.starting_cash, auctions=config.auctions,
+                  max_decisions=_NO_CAP)
+    env.reset(seed=seed)
+    return env
+
+
+def play_game(config: ArenaConfig, index: int) -> GameResult:
+    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
+    kinds, players, seed = seat_game(config, index)
     if all(isinstance(p, EnginePlayer) and p.engine_tables for p in players):
         return _play_on_engine(config, index, kinds, players, seed)
-    env = raw_env(num_players=n, rounds=config.rounds, starting_cash=config.starting_cash,
-                  auctions=config.auctions, max_decisions=_NO_CAP)
-    env.reset(seed=seed)
+    env = table_env(config, seed)
     decisions = play_through_env(env, players)
     return _result(index, kinds, env.game, decisions)
 

@@ -98,7 +98,7 @@ from byapar_env.action_table import (
     legal_ids,
 )
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
@@ -376,7 +376,7 @@ class ExpertPlayer(EnginePlayer):
             self._no_undo.add(action._replace(kind=reverse))
         if action.kind == ActionKind.OFFER_TRADE:
             self._offered[(action.target, action.give, action.take)] = game.round
-            self._pre_roll += _offer_steps(action)
+            self._pre_roll += offer_step_count(action)
         else:
             self._pre_roll += 1
 
@@ -500,12 +500,7 @@ class ExpertPlayer(EnginePlayer):
             found = find_offers(game, policy, self.value, FINDER_LIMIT, skip, pre_roll_actions)
             self._found = (key, [f.offer for f in found])
         steps = PRE_ROLL_CAP - pre_roll_actions
-        return [o for o in self._found[1] if _playable(game, o) and _offer_steps(o) < steps]
-
-
-def _offer_steps(offer: Action) -> int:
-    """The composition steps of a trade offer: start, a toggle a place, money, submit."""
-    return 2 + len(offer.give) + len(offer.take) + (offer.amount != 0)
+        return [o for o in self._found[1] if _playable(game, o) and offer_step_count(o) < steps]
 
 
 def _playable(game: Game, action: object) -> bool:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from byapar_env.action_table import ACTIONS, TRADE_MONEY_IDS, fixed_action_id, legal_ids
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_steps
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
@@ -109,7 +109,7 @@ def accept_chances(game: Game, seat: int, target: int, offers: list[Action],
     for row, offer in zip(rows, offers, strict=True):
         write_offer_received(row, target, seat, offer, n)
         encode_env_part(row, answer, target, None,
-                        pre_roll_actions + len(offer_steps(seat, n, offer)), PRE_ROLL_CAP,
+                        pre_roll_actions + offer_step_count(offer), PRE_ROLL_CAP,
                         TRADE_STEP_CAP)
     mask = np.zeros(len(ACTIONS), bool)
     mask[legal_ids(answer, None, TRADE_STEP_CAP, False)] = True

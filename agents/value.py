@@ -46,9 +46,7 @@ class ValueNet:
 
     def chances(self, observations: np.ndarray) -> np.ndarray:
         """Win chances of the seats whose observations are the rows (a softmax of scores)."""
-        scores = self.network.logits(observations)[:, 0]
-        scores = np.exp(scores - scores.max())
-        return scores / scores.sum()
+        return _softmax(self.network.logits(observations)[:, 0])
 
     def win_chances(self, game: Game) -> list[float]:
         """Every seat's chance of winning ``game`` (0 for a seat that is out; the true shares
@@ -56,35 +54,44 @@ class ValueNet:
         if game.is_over:
             return win_shares(game)
         seats = game.active_seats()
-        # A fresh array each call (a few microseconds): one shipped network serves every expert
-        # of a process, and byapar serve decides for several tables at once on its threads.
-        obs = np.empty((len(seats), OBSERVATION_SIZE), np.float32)
-        for row, seat in enumerate(seats):
-            encode(game, seat, obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
         out = [0.0] * game.num_players
-        for seat, chance in zip(seats, self.chances(obs), strict=True):
+        for seat, chance in zip(seats, self.chances(_observations(game, seats)), strict=True):
             out[seat] = float(chance)
         return out
 
     def seat_chances(self, games: list[Game], seat: int) -> np.ndarray:
         """``seat``'s chance of winning in each of ``games`` (as ``win_chances(game)[seat]``),
         in one forward pass over every seat still in of every game."""
-        rows, spans, out = [], [], np.zeros(len(games))
+        blocks, spans, out = [], [], np.zeros(len(games))
+        at = 0
         for k, game in enumerate(games):
             if game.is_over or game.bankrupt[seat]:
                 out[k] = win_shares(game)[seat] if game.is_over else 0.0
                 continue
             seats = game.active_seats()
-            spans.append((k, len(rows), len(rows) + len(seats), seats.index(seat)))
-            for s in seats:
-                rows.append(encode(game, s, np.empty(OBSERVATION_SIZE, np.float32), None, 0,
-                                   PRE_ROLL_CAP, TRADE_STEP_CAP))
-        if rows:
-            scores = self.network.logits(np.stack(rows))[:, 0]
-            for k, lo, hi, at in spans:
-                part = np.exp(scores[lo:hi] - scores[lo:hi].max())
-                out[k] = part[at] / part.sum()
+            blocks.append(_observations(game, seats))
+            spans.append((k, at, at + len(seats), seats.index(seat)))
+            at += len(seats)
+        if blocks:
+            scores = self.network.logits(np.concatenate(blocks))[:, 0]
+            for k, lo, hi, row in spans:
+                out[k] = _softmax(scores[lo:hi])[row]
         return out
+
+
+def _observations(game: Game, seats: list[int]) -> np.ndarray:
+    """The value network's input for ``seats`` of ``game``: each seat's own observation, a row
+    a seat. A fresh array each call (a few microseconds): one shipped network serves every
+    expert of a process, and byapar serve decides for several tables at once on its threads."""
+    obs = np.empty((len(seats), OBSERVATION_SIZE), np.float32)
+    for row, seat in enumerate(seats):
+        encode(game, seat, obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
+    return obs
+
+
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    scores = np.exp(scores - scores.max())
+    return scores / scores.sum()
 
 
 def win_shares(game: Game) -> list[float]:

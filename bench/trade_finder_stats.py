@@ -17,13 +17,11 @@ import argparse
 import json
 from collections import Counter
 
-from byapar_agents import make_agent
-from byapar_agents.arena import game_seed, play_through_env
+from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.value import shipped_value
 
 from byapar_env.action_table import fixed_action_id
-from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import ActionKind, Phase
 from byapar_env.engine import actions as A
 
@@ -32,18 +30,13 @@ _ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
 
 def play_one(opponent: str, seed: int, index: int, counts: Counter,
              gains: list[tuple[float, float]]) -> float:
-    """Game ``index`` of the arena's run of ``seed`` (seats rotated as the arena rotates them):
-    the expert's share of the win; the finder's figures go to ``counts``, and for each found
-    offer made, (the expert's, the target's) change in win chance by the value network, were
-    it accepted, to ``gains``."""
-    n = 4
-    kinds = [("expert", opponent, opponent, opponent)[(s + index % n) % n] for s in range(n)]
-    base = game_seed(seed, index)
-    players = [make_agent(k, seed=base + s) if k == "expert" else make_agent(k)
-               for s, k in enumerate(kinds)]
-    for s, player in enumerate(players):
-        if hasattr(player, "reset"):
-            player.reset(base + s)
+    """Game ``index`` of the arena's run of ``seed`` (the arena's seating and table): the
+    expert's share of the win; the finder's figures go to ``counts``, and for each found offer
+    made, (the expert's, the target's) change in win chance by the value network, were it
+    accepted, to ``gains``."""
+    config = ArenaConfig(players=("expert", opponent, opponent, opponent), games=index + 1,
+                         seed=seed)
+    kinds, players, game_seed = seat_game(config, index)
     me = kinds.index("expert")
     expert: ExpertPlayer = players[me]
     pending: list[str] = []  # the source of the offer the expert made, until it is answered
@@ -75,8 +68,7 @@ def play_one(opponent: str, seed: int, index: int, counts: Counter,
                 now, then = value.win_chances(game), value.win_chances(after)
                 gains.append((then[me] - now[me], then[offer.target] - now[offer.target]))
 
-    env = raw_env(num_players=n, max_decisions=10**9)
-    env.reset(seed=base)
+    env = table_env(config, game_seed)
     play_through_env(env, players, watch)
     winners = env.game.winners
     return 1 / len(winners) if me in winners else 0.0

@@ -67,6 +67,12 @@ def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
     return steps
 
 
+def offer_step_count(offer: Action) -> int:
+    """How many ids ``offer_steps`` composes ``offer`` in (start, toggles, money, submit), each
+    counted toward the pre-roll cap; any money, expressible or not."""
+    return 2 + len(offer.give) + len(offer.take) + (offer.amount != 0)
+
+
 class SeatDriver:
     """Plays one engine game seat by seat under the table conventions above.
 

@@ -9,7 +9,9 @@ games, whole games, so no position of a held-out game is trained on.
 from __future__ import annotations
 
 import json
+import math
 import shlex
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -28,6 +30,35 @@ def chunk_files(run: Path, held_out: bool) -> list[Path]:
     return [path for path in sorted((run / "data").glob("chunk_*.npz"))
             if not path.name.endswith(".tmp.npz")
             and (int(path.stem[-1]) == HELD_OUT_DIGIT) == held_out]
+
+
+def play_chunks(config, play: Callable[[tuple], tuple], describe: Callable[..., str],
+                log: Callable[[str], None]) -> None:
+    """Write every chunk of ``config.run_dir`` still missing, on ``config.workers`` processes
+    (``config.games`` games in chunks of ``config.chunk_games``). ``play((config, k))`` writes
+    chunk ``k`` whole and returns a tuple that starts with ``k``; ``describe(result, done,
+    chunks, seconds)`` is its progress line. A chunk depends on its number alone, so the same
+    config gives the same chunks whatever the number of workers."""
+    from byapar_agents.arena import _worker_pool
+
+    run = Path(config.run_dir)
+    (run / "data").mkdir(parents=True, exist_ok=True)
+    chunks = math.ceil(config.games / config.chunk_games)
+    todo = [(config, k) for k in range(chunks) if not chunk_path(run, k).exists()]
+    done = chunks - len(todo)
+    if not todo:
+        log(f"games: all {chunks} chunks are there")
+        return
+    start = time.time()
+    pool = _worker_pool(min(config.workers, len(todo))) if config.workers > 1 else None
+    results = pool.imap_unordered(play, todo) if pool else map(play, todo)
+    try:
+        for result in results:
+            done += 1
+            log(describe(result, done, chunks, time.time() - start))
+    finally:
+        if pool is not None:
+            pool.terminate()
 
 
 def train_and_held_out(run: Path, load: Callable[[list[Path]], T],

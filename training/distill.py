@@ -41,7 +41,6 @@ from __future__ import annotations
 import math
 import random
 import shutil
-import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -57,7 +56,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
-from .chunks import chunk_files, chunk_path, run_stages, train_and_held_out
+from .chunks import chunk_files, chunk_path, play_chunks, run_stages, train_and_held_out
 from .value import sizes
 
 _NO_CAP = 10**9
@@ -237,32 +236,12 @@ def _play_chunk(args: tuple[DistillConfig, int]) -> tuple[int, int, int]:
 
 
 def generate(config: DistillConfig, log=None) -> None:
-    from byapar_agents.arena import _worker_pool
+    def describe(result: tuple[int, int, int], done: int, chunks: int, seconds: float) -> str:
+        k, decisions, departures = result
+        return (f"chunk {k}: {decisions:,} decisions kept, {departures:,} departures  "
+                f"({done}/{chunks} chunks, {seconds:,.0f} s)")
 
-    log = log or _say
-    run = Path(config.run_dir)
-    (run / "data").mkdir(parents=True, exist_ok=True)
-    chunks = math.ceil(config.games / config.chunk_games)
-    todo = [(config, k) for k in range(chunks) if not chunk_path(run, k).exists()]
-    done = chunks - len(todo)
-    start = time.time()
-    if not todo:
-        log(f"games: all {chunks} chunks are there")
-        return
-    if config.workers == 1:
-        results = map(_play_chunk, todo)
-        pool = None
-    else:
-        pool = _worker_pool(min(config.workers, len(todo)))
-        results = pool.imap_unordered(_play_chunk, todo)
-    try:
-        for k, decisions, departures in results:
-            done += 1
-            log(f"chunk {k}: {decisions:,} decisions kept, {departures:,} departures  "
-                f"({done}/{chunks} chunks, {time.time() - start:,.0f} s)")
-    finally:
-        if pool is not None:
-            pool.terminate()
+    play_chunks(config, _play_chunk, describe, log or _say)
 
 
 # ---------------------------------------------------------------------------- stage 2: fit

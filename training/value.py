@@ -24,9 +24,7 @@ Then copy ``RUN/value`` to ``checkpoints/value`` to ship it.
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -42,7 +40,7 @@ from byapar_env.engine import Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
-from .chunks import chunk_path, run_stages, train_and_held_out
+from .chunks import chunk_path, play_chunks, run_stages, train_and_held_out
 
 _NO_CAP = 10**9
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
@@ -190,31 +188,14 @@ def _play_chunk(args: tuple[ValueConfig, int]) -> tuple[int, int]:
 
 
 def generate(config: ValueConfig, log=None) -> None:
-    """Every missing chunk, on ``workers`` processes; a chunk depends on its number alone, so
-    the same config gives the same chunks whatever the number of workers."""
-    from byapar_agents.arena import _worker_pool
+    """Every missing chunk, on ``workers`` processes (the same chunks whatever the number)."""
 
-    log = log or _say
-    run = Path(config.run_dir)
-    (run / "data").mkdir(parents=True, exist_ok=True)
-    chunks = math.ceil(config.games / config.chunk_games)
-    todo = [(config, k) for k in range(chunks) if not chunk_path(run, k).exists()]
-    done = chunks - len(todo)
-    if not todo:
-        log(f"games: all {chunks} chunks are there")
-        return
-    start = time.time()
-    pool = _worker_pool(min(config.workers, len(todo))) if config.workers > 1 else None
-    results = pool.imap_unordered(_play_chunk, todo) if pool else map(_play_chunk, todo)
-    try:
-        for k, positions in results:
-            done += 1
-            log(f"games {min(done * config.chunk_games, config.games):,}/{config.games:,}  "
-                f"chunk {k}: {positions:,} positions  ({done}/{chunks} chunks, "
-                f"{time.time() - start:,.0f} s)")
-    finally:
-        if pool is not None:
-            pool.terminate()
+    def describe(result: tuple[int, int], done: int, chunks: int, seconds: float) -> str:
+        k, positions = result
+        return (f"games {min(done * config.chunk_games, config.games):,}/{config.games:,}  "
+                f"chunk {k}: {positions:,} positions  ({done}/{chunks} chunks, {seconds:,.0f} s)")
+
+    play_chunks(config, _play_chunk, describe, log or _say)
 
 
 # ---------------------------------------------------------------------------- stage 2: fit
