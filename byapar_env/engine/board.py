@@ -187,6 +187,8 @@ PLACES: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind in (CITY, TRA
 CITIES: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind == CITY)
 TRANSPORTS: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind == TRANSPORT)
 UTILITIES: tuple[int, ...] = tuple(s.index for s in SQUARES if s.kind == UTILITY)
+# Whether each square is a place (a city, transport or utility: owned, mortgaged, traded).
+IS_PLACE: tuple[bool, ...] = tuple(s.kind in (CITY, TRANSPORT, UTILITY) for s in SQUARES)
 
 
 def square_by_name(name: str) -> Square:
@@ -266,6 +268,9 @@ SAMUDAYA_CARDS: tuple[Card, ...] = _cards(SAMUDAYA, [
 ])
 
 CARDS: dict[str, tuple[Card, ...]] = {BHAGYA: BHAGYA_CARDS, SAMUDAYA: SAMUDAYA_CARDS}
+# Each deck's bail card: a seat keeps it until used, then it goes back under its deck.
+BAIL_CARD: dict[str, int] = {
+    d: next(c.number for c in CARDS[d] if c.effect == "bail") for d in DECKS}
 
 
 def board_hash() -> str:

@@ -9,16 +9,27 @@ generator, and tests force them with ``force_dice`` and ``stack_deck``.
 from __future__ import annotations
 
 import random
-from enum import IntEnum
 
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
 from .errors import IllegalActionError, SeedError, show
 from .rules import Rules
+from .state import (
+    BANK,
+    CLONE_COPIES,
+    T_DEBT,
+    T_END_TURN,
+    T_LAND,
+    T_MOVE,
+    Auction,
+    Phase,
+    load_json,
+    save_json,
+    seed_error,
+)
 
 K = ActionKind
-BANK = -1
 # Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
 # (and covered by the board hash); the names below bind them once for the hot paths.
 _F = B.RULES_FIGURES
@@ -30,23 +41,6 @@ _TRADE_MONEY_STEP = _F.trade_money_step
 _SHARE_STEP = _F.bankruptcy_share_step
 _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
 
-
-class Phase(IntEnum):
-    """What kind of decision the game is waiting for."""
-
-    PRE_ROLL = 0  # the turn's player: build, sell, mortgage, pay off, trade, leave jail, roll
-    BUY = 1  # the turn's player: buy the unowned place landed on, or not
-    AUCTION = 2  # the bidder whose turn it is: bid or drop out
-    TRADE_ANSWER = 3  # the player offered a trade: accept or decline
-    RAISE_CASH = 4  # a player owing more than their cash: sell buildings, mortgage
-    GAME_OVER = 5
-
-
-# Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
-T_END_TURN = 0
-T_MOVE = 1  # (T_MOVE, steps): forward, salary on reaching or passing Start
-T_LAND = 2  # deal with the square the turn's player stands on
-T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1 is the bank
 
 # Per-square lookups derived from the board data once, for the hot paths.
 _KIND = tuple(s.kind for s in B.SQUARES)
@@ -64,8 +58,8 @@ _PAYOFF = tuple(
 # What the bank pays for one building sold back (half its cost); liquidation and bankruptcy
 # count each building at this.
 _HOUSE_SALE = tuple(c * _F.building_sale_percent // 100 for c in _HOUSE_COST)
-_IS_PLACE = tuple(k in (B.CITY, B.TRANSPORT, B.UTILITY) for k in _KIND)
-_BAIL_CARD = {d: next(c.number for c in B.CARDS[d] if c.effect == "bail") for d in B.DECKS}
+_IS_PLACE = B.IS_PLACE
+_BAIL_CARD = B.BAIL_CARD
 
 
 def mortgage_value(square: int) -> int:
@@ -85,18 +79,6 @@ def payoff_cost(square: int) -> int:
     return _PAYOFF[square]
 
 
-def seed_error(seed: object) -> str | None:
-    """Why ``seed`` cannot seed a game, or None. A seed is None or an int from 0 up.
-
-    random.Random folds a negative seed onto its absolute value (-1 plays the game of 1), and
-    a bool or float would be truncated or hashed: all are refused rather than played.
-    """
-    if seed is None or (type(seed) is int and seed >= 0):
-        return None
-    return (f"seed must be a whole number from 0 up (an int, not a bool or float), or None; "
-            f"got {show(seed)}")
-
-
 def _money(amount: int) -> str:
     return f"Rs {amount:,}"
 
@@ -108,27 +90,6 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 def _ordinal(n: int) -> str:
     """``3`` -> ``"third"``: log lines name a count figure of the rules in words."""
     return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
-
-
-class Auction:
-    """The auction under way: the place, the highest bid and its holder, who is still in."""
-
-    __slots__ = ("square", "high", "holder", "bidders", "idx")
-
-    def __init__(self, square: int, bidders: list[int], high: int = 0, holder: int = -1,
-                 idx: int = 0) -> None:
-        self.square = square
-        self.bidders = bidders  # seats still in, in bidding order
-        self.high = high
-        self.holder = holder
-        self.idx = idx  # position in ``bidders`` of the next to act
-
-    def to_dict(self) -> dict:
-        return {"square": self.square, "bidders": list(self.bidders), "high": self.high,
-                "holder": self.holder, "idx": self.idx}
-
-    def copy(self) -> Auction:
-        return Auction(self.square, list(self.bidders), self.high, self.holder, self.idx)
 
 
 class Game:
@@ -921,22 +882,16 @@ class Game:
     # ------------------------------------------------------------------ copying and saving
     def to_json(self) -> str:
         """The whole game as JSON text; ``Game.from_json`` restores it exactly."""
-        from .serialize import game_to_json
-
-        return game_to_json(self)
+        return save_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
         """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
-        from .serialize import game_from_json
-
-        return game_from_json(text)
+        return load_json(text, Game.__new__(Game))
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search. It copies the mutable fields that
         ``state.STATE`` declares and shares the rest (immutable, or set by callers)."""
-        from .state import CLONE_COPIES
-
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)

@@ -9,41 +9,96 @@ holds between fields (a bankrupt seat holds nothing, an auction phase has an auc
 stand only on whole unmortgaged groups, the decks and bail cards hold each card once, ...).
 Anything wrong raises ``GameStateError`` naming the field and what is allowed; nothing else
 escapes, and no game is returned until the whole save has passed.
+
+The values the fields hold (``Phase``, ``Auction``, the task codes, ``BANK``, what a seed may be)
+and the save's header are declared here too. This module never makes a game: the callers hand
+it a blank one to fill, so that it sits below ``game.py``, which imports it (``Game.clone``,
+``to_json``, ``from_json``), and ``serialize.py`` sits above both.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import board as B
 from .actions import Action, ActionKind
 from .errors import GameStateError, RulesError, show
-from .game import (
-    _BAIL_CARD,
-    _GROUP,
-    _IS_PLACE,
-    BANK,
-    MAX_OFFERS_PER_TURN,
-    T_DEBT,
-    T_END_TURN,
-    T_LAND,
-    T_MOVE,
-    Auction,
-    Game,
-    Phase,
-    seed_error,
-)
 from .rules import Rules
+
+if TYPE_CHECKING:  # the game is read and written here, never made: game.py imports this module
+    from .game import Game
 
 PREFIX = "corrupt saved game"
 # The bounds below come from the board's data and rule figures, never typed again here.
 _F = B.RULES_FIGURES
 _DECK_SIZE = {d: len(B.CARDS[d]) for d in B.DECKS}
+_GROUP = B.GROUP_OF
+_IS_PLACE = B.IS_PLACE
+_BAIL_CARD = B.BAIL_CARD
 # A bound that depends on the game being read (the number of seats, the round limit).
-Bound = int | Callable[[Game], int] | None
+Bound = int | Callable[["Game"], int] | None
+
+# ------------------------------------------------------------------------- the values it holds
+# Declared here, beside the fields they fill; game.py imports them (and exports them as before).
+BANK = -1  # the owner of a place nobody holds, and the creditor of a debt to the bank
+
+
+class Phase(IntEnum):
+    """What kind of decision the game is waiting for."""
+
+    PRE_ROLL = 0  # the turn's player: build, sell, mortgage, pay off, trade, leave jail, roll
+    BUY = 1  # the turn's player: buy the unowned place landed on, or not
+    AUCTION = 2  # the bidder whose turn it is: bid or drop out
+    TRADE_ANSWER = 3  # the player offered a trade: accept or decline
+    RAISE_CASH = 4  # a player owing more than their cash: sell buildings, mortgage
+    GAME_OVER = 5
+
+
+# Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
+T_END_TURN = 0
+T_MOVE = 1  # (T_MOVE, steps): forward, salary on reaching or passing Start
+T_LAND = 2  # deal with the square the turn's player stands on
+T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1 is the bank
+
+
+def seed_error(seed: object) -> str | None:
+    """Why ``seed`` cannot seed a game, or None. A seed is None or an int from 0 up.
+
+    random.Random folds a negative seed onto its absolute value (-1 plays the game of 1), and
+    a bool or float would be truncated or hashed: all are refused rather than played.
+    """
+    if seed is None or (type(seed) is int and seed >= 0):
+        return None
+    return (f"seed must be a whole number from 0 up (an int, not a bool or float), or None; "
+            f"got {show(seed)}")
+
+
+class Auction:
+    """The auction under way: the place, the highest bid and its holder, who is still in."""
+
+    __slots__ = ("square", "high", "holder", "bidders", "idx")
+
+    def __init__(self, square: int, bidders: list[int], high: int = 0, holder: int = -1,
+                 idx: int = 0) -> None:
+        self.square = square
+        self.bidders = bidders  # seats still in, in bidding order
+        self.high = high
+        self.holder = holder
+        self.idx = idx  # position in ``bidders`` of the next to act
+
+    def to_dict(self) -> dict:
+        return {"square": self.square, "bidders": list(self.bidders), "high": self.high,
+                "holder": self.holder, "idx": self.idx}
+
+    def copy(self) -> Auction:
+        return Auction(self.square, list(self.bidders), self.high, self.holder, self.idx)
+
+
 
 
 def fail(where: str, allowed: str, got: object) -> GameStateError:
@@ -439,7 +494,7 @@ STATE: tuple[Field, ...] = (
     Field("doubles", Int(0, _F.doubles_to_jail - 1)),  # one more is jail, and the count resets
     Field("roll_again", Bool()),
     Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
-    Field("offers_made", Int(0, MAX_OFFERS_PER_TURN)),
+    Field("offers_made", Int(0, _F.max_offers_per_turn)),
     Field("phase", PhaseKind()),
     Field("current_player", Int(-1, _last_seat)),
     Field("tasks", Seq(TaskKind())),
@@ -465,12 +520,12 @@ def state_to_dict(game: Game) -> dict:
     return {f.name: f.kind.dump(getattr(game, f.name)) for f in STATE if f.saved}
 
 
-def state_from_dict(data: dict) -> Game:
-    """A game from ``state_to_dict`` values; GameStateError naming the field if any is wrong.
+def state_from_dict(data: dict, game: Game) -> Game:
+    """``game`` (a blank ``Game.__new__(Game)``) filled from ``state_to_dict`` values;
+    GameStateError naming the field if any is wrong.
 
     ``data`` may hold other keys (the save's header); the caller checks those.
     """
-    game = Game.__new__(Game)
     for f in STATE:
         if not f.saved:
             value = f.kind.derive(game)
@@ -481,6 +536,65 @@ def state_from_dict(data: dict) -> Game:
         setattr(game, f.name, value)
     check_whole(game)
     return game
+
+
+# ------------------------------------------------------------------------------ the saved game
+# A save is the fields above after a header naming the format, its version and the board.
+FORMAT = "byapar-game"
+VERSION = 1
+_HEADER = ("format", "version", "board")
+_KEYS = frozenset(_HEADER + SAVED)
+
+
+def save_dict(game: Game) -> dict:
+    """The whole game as JSON-ready values, header first."""
+    data = {"format": FORMAT, "version": VERSION, "board": B.BOARD_HASH}
+    data.update(state_to_dict(game))
+    return data
+
+
+def save_json(game: Game) -> str:
+    return json.dumps(save_dict(game), separators=(",", ":"))
+
+
+def load_dict(data: dict, game: Game) -> Game:
+    """``game`` (a blank ``Game.__new__(Game)``) filled from ``save_dict`` values;
+    GameStateError (naming the field and what is allowed) for anything corrupt or saved by
+    another version or board."""
+    if type(data) is not dict or data.get("format") != FORMAT:
+        raise GameStateError(f"not a saved Byapar game (expected format {FORMAT!r})")
+    if type(data.get("version")) is not int or data.get("version") != VERSION:
+        raise GameStateError(
+            f"saved game version {show(data.get('version'))} is not supported; this engine "
+            f"reads version {VERSION}")
+    if data.get("board") != B.BOARD_HASH:
+        raise GameStateError(
+            f"saved game was played on board {show(data.get('board'))}, this engine has board "
+            f"{B.BOARD_HASH!r}")
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise GameStateError(
+            f"{PREFIX}: unknown fields {show(sorted(unknown))}; a version {VERSION} save has "
+            f"exactly {sorted(_KEYS)}")
+    try:
+        return state_from_dict(data, game)
+    except GameStateError:
+        raise
+    except (LookupError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
+        # A safety net: every field is checked before use, so this names a gap in the checks
+        # rather than an expected path. The save is refused all the same, with its cause.
+        raise GameStateError(f"{PREFIX}: {type(exc).__name__}: {show(str(exc))}") from exc
+
+
+def load_json(text: str | bytes, game: Game) -> Game:
+    """``game`` (a blank) filled from ``save_json`` text, as ``load_dict``."""
+    try:
+        data = json.loads(text)
+    except RecursionError:  # nesting deeper than the decoder's stack
+        raise GameStateError("saved game is not valid JSON: nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise GameStateError(f"saved game is not valid JSON: {exc}") from exc
+    return load_dict(data, game)
 
 
 # ------------------------------------------------------------------------- the whole-game check
