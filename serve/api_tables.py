@@ -6,6 +6,7 @@ before changing anything, so a refused request leaves the table as it was.
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from fastapi import APIRouter
@@ -19,7 +20,7 @@ from .legal import resolve
 from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
 from .roster import PERSON, Roster
 from .saves import load_game, read_table_save, table_save
-from .schemas import Advance, ApplyAction, CreateTable, ErrorOut, RulesIn, TableState
+from .schemas import Advance, ApplyAction, CreateTable, ErrorOut, Mute, RulesIn, TableState
 from .state import table_state
 from .tables import Table, TableStore
 
@@ -77,6 +78,24 @@ def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> Table:
     return Table(store.new_id(), names, game, roster, seed % 2**31, pre_roll)
 
 
+def _fingerprint(kind: str, body: ApplyAction | Advance) -> str:
+    """What a request asks, apart from its idempotency key: equal for a repeated request."""
+    return kind + json.dumps(body.model_dump(exclude={"idempotency_key"}), sort_keys=True)
+
+
+def _answer(table: Table, key: str | None, fingerprint: str,
+            moves: list[dict] | None = None) -> Response:
+    """The table's state as the answer, kept under ``key`` for a repeated request."""
+    response = JSONResponse(table_state(table, moves))
+    table.remember(key, fingerprint, bytes(response.body))
+    return response
+
+
+def _replayed(body: bytes) -> Response:
+    return Response(body, media_type="application/json",
+                    headers={"Idempotent-Replayed": "true"})
+
+
 def tables_router(roster: Roster, store: TableStore) -> APIRouter:
     router = APIRouter(prefix="/v1/tables", tags=["tables"], responses=_ERRORS)
 
@@ -96,8 +115,15 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
 
     @router.post("/{table_id}/actions", response_model=TableState)
     def apply_action(table_id: str, body: ApplyAction) -> Response:
-        """A person's action, by id, by name or in engine form (trade offers: engine form)."""
+        """A person's action, by id, by name or in engine form (trade offers: engine form).
+        With ``version`` it is applied only in that version of the table (409 otherwise);
+        with ``idempotency_key`` a repeat gets the first answer and is not applied again."""
+        fingerprint = _fingerprint("action", body)
         with store.get(table_id).locked() as table:
+            earlier = table.replay(body.idempotency_key, fingerprint)
+            if earlier is not None:
+                return _replayed(earlier)
+            table.check_version(body.version)
             game = table.game
             if game.is_over:
                 raise Conflict("the game is over; create a new table to play again",
@@ -113,16 +139,48 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
                 table.apply(action, steps_of(game, action))
             except IllegalActionError as exc:  # the engine's last word; nothing changed
                 raise IllegalAction(str(exc), field="action") from None
-            return JSONResponse(table_state(table))
+            return _answer(table, body.idempotency_key, fingerprint)
 
     @router.post("/{table_id}/advance", response_model=TableState)
     def advance(table_id: str, body: Advance | None = None) -> Response:
         """Let computer seats decide, up to ``max_decisions``, until a person must decide or
-        the game ends; ``moves`` lists what they did."""
-        max_decisions = body.max_decisions if body is not None else 1
+        the game ends; ``moves`` lists what they did. ``version`` and ``idempotency_key`` as
+        for actions."""
+        body = body if body is not None else Advance()
+        fingerprint = _fingerprint("advance", body)
         with store.get(table_id).locked() as table:
-            moves = table.advance(max_decisions)
-            return JSONResponse(table_state(table, moves))
+            earlier = table.replay(body.idempotency_key, fingerprint)
+            if earlier is not None:
+                return _replayed(earlier)
+            table.check_version(body.version)
+            moves = table.advance(body.max_decisions)
+            return _answer(table, body.idempotency_key, fingerprint, moves)
+
+    @router.post("/{table_id}/mute", response_model=TableState)
+    def mute(table_id: str, body: Mute) -> Response:
+        """Stop (``"muted": true``) or allow again trade offers from computer seat ``seat`` to
+        person seat ``person`` (every person seat when left out)."""
+        with store.get(table_id).locked() as table:
+            table.check_version(body.version)
+            n = len(table.seats)
+            if body.seat >= n or table.players[body.seat] is None:
+                computers = [s for s in range(n) if table.players[s] is not None]
+                raise InvalidInput(f"seat must be a computer seat of this table: {computers}",
+                                   field="seat", allowed=computers)
+            people = [s for s in range(n) if table.players[s] is None]
+            if body.person is not None and body.person not in people:
+                raise InvalidInput(f"person must be a person seat of this table: {people}",
+                                   field="person", allowed=people)
+            pairs = {(p, body.seat) for p in ([body.person] if body.person is not None
+                                              else people)}
+            before = set(table.mutes)
+            if body.muted:
+                table.mutes |= pairs
+            else:
+                table.mutes -= pairs
+            if table.mutes != before:
+                table.changed()
+            return JSONResponse(table_state(table))
 
     @router.get("/{table_id}/save")
     def save_table(table_id: str) -> Response:

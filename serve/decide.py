@@ -81,7 +81,8 @@ def steps_of(game: Game, action: Action) -> int:
     return 1
 
 
-def _fallback(legal: list[Action]) -> Action:
+def fallback(legal: list[Action]) -> Action:
+    """Rolling if it is legal, else the first legal action."""
     return A.ROLL if A.ROLL in legal else legal[0]
 
 
@@ -91,7 +92,7 @@ def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decis
         player.known_pre_roll = pre_roll_actions
     action = player.choose(game, game.current_player, legal)
     if not isinstance(action, Action) or permitted(game, action, pre_roll_actions):
-        action = _fallback(legal)
+        action = fallback(legal)
     return Decision(action, id_of(game, action), steps_of(game, action))
 
 
@@ -114,7 +115,7 @@ def _on_env(player: object, game: Game, pre_roll_actions: int) -> Decision:
             env.step(i)
             continue
         return Decision(engine_action(game, i), i, steps)
-    action = _fallback(game.legal_actions())
+    action = fallback(game.legal_actions())
     return Decision(action, id_of(game, action), 1)
 
 

@@ -67,6 +67,21 @@ class Conflict(ApiError):
     code = "conflict"
 
 
+class StaleVersion(Conflict):
+    """The request named a version of the table that is no longer current: it was chosen in
+    a state that has changed (a duplicate of a request already applied, or a stale page).
+    ``version`` in the answer is the table's version now."""
+
+    code = "stale_version"
+
+    def __init__(self, detail: str, field: str, version: int) -> None:
+        super().__init__(detail, field=field)
+        self.version = version
+
+    def body(self) -> dict:
+        return {**super().body(), "version": self.version}
+
+
 class TooLarge(ApiError):
     status = 413
     code = "body_too_large"

@@ -16,6 +16,12 @@ MAX_STARTING_CASH = 1_000_000  # the environment's own bound, so observations st
 MAX_SEED = 2**63 - 1
 MAX_ADVANCE = 1_000  # decisions of computer seats in one advance request
 ADVANCE_BUDGET_S = 2.0  # and the wall time one advance request may take
+# Answers kept per table for requests with an idempotency key (a repeated key gets the same
+# answer): the last MAX_REPLAY_KEYS keys, and at most MAX_REPLAY_BYTES of answers in all (a
+# state is about 5 to 40 KB), so 64 tables hold at most 16 MiB of them.
+MAX_REPLAY_KEYS = 32
+MAX_REPLAY_BYTES = 256 * 1024
+MAX_IDEMPOTENCY_KEY_CHARS = 128
 LOCK_WAIT_S = 10.0  # how long a request waits for its table's lock before 503
 MAX_PACE_MS = 10_000
 DEFAULT_PACE_MS = 400

@@ -23,11 +23,22 @@ from .limits import (
     MAX_ANALYSE_ROLLOUTS,
     MAX_EXPERT_BUDGET_MS,
     MAX_EXPERT_SIMS,
+    MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_NAME_CHARS,
     MAX_SEED,
 )
 
 Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
+Version = Annotated[StrictInt | None, Field(
+    ge=0, description="the table's version the request was chosen in (from its state); "
+                            "if the table has changed since, the request is refused with 409 "
+                            "(error stale_version) and nothing is applied. Send it to be safe "
+                            "against a request applied twice")]
+IdempotencyKey = Annotated[str | None, Field(
+    min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS, pattern=r"^[!-~]+$",
+    description="a key of the client's choosing (visible ASCII, no spaces), new for each new "
+                "request: a request repeated with the same key is not applied again, it gets "
+                "the first one's answer (header Idempotent-Replayed: true)")]
 
 
 class _In(BaseModel):
@@ -71,10 +82,24 @@ class ApplyAction(_In):
                           "trade offers go this way")
     seat: StrictInt | None = Field(None, ge=0, le=5,
                                    description="if given, the seat that must be deciding")
+    version: Version = None
+    idempotency_key: IdempotencyKey = None
 
 
 class Advance(_In):
     max_decisions: StrictInt = Field(1, ge=1, le=MAX_ADVANCE)
+    version: Version = None
+    idempotency_key: IdempotencyKey = None
+
+
+class Mute(_In):
+    """Stop (or allow again) trade offers from a computer seat to a person seat."""
+
+    seat: StrictInt = Field(ge=0, le=5, description="the computer seat")
+    muted: StrictBool = Field(True, description="true: no offers from it; false: allow again")
+    person: StrictInt | None = Field(None, ge=0, le=5,
+                                     description="the person seat; every person seat if null")
+    version: Version = None
 
 
 class DecideIn(_In):
@@ -153,3 +178,4 @@ class ErrorOut(BaseModel):
     detail: str
     field: str | None = None
     allowed: list[Any] | None = None
+    version: int | None = Field(None, description="stale_version: the table's version now")

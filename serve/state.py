@@ -30,15 +30,22 @@ def status_view(game: Game, pre_roll_actions: int) -> dict:
             "pre_roll_actions": pre_roll_actions, "pre_roll_cap": PRE_ROLL_CAP}
 
 
+def _seat(table: Table, s: int) -> dict:
+    name = table.seats[s]
+    out = {"seat": s, "player": name, "person": name == PERSON}
+    if name == PERSON:  # the computer seats whose trade offers this person does not get
+        out["muted"] = sorted(c for p, c in table.mutes if p == s)
+    return out
+
+
 def table_state(table: Table, moves: list[dict] | None = None) -> dict:
     game = table.game
     pre_roll = table.pre_roll_actions
     state = {
         "api_version": API_VERSION,
         "id": table.id,
-        "version": table.moves,
-        "seats": [{"seat": s, "player": name, "person": name == PERSON}
-                  for s, name in enumerate(table.seats)],
+        "version": table.version,
+        "seats": [_seat(table, s) for s in range(len(table.seats))],
         "to_move": table.to_move(),
         "status": status_view(game, pre_roll),
         "players": players_view(game),

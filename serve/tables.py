@@ -4,10 +4,18 @@ that holds at most ``MAX_TABLES`` of them.
 Every request on a table runs under that table's own lock, so two requests on one table never
 interleave and a request on one table never waits for another table. The store's lock guards
 only its dictionary, for microseconds.
+
+A table's ``version`` goes up by one with every change (each action applied, each mute), so a
+client that names the version it chose an action in can never have it applied twice; the
+answers to the last few requests that carried an idempotency key are kept (bounded by count
+and bytes) and sent again for a repeated key. Computer seats' trade offers to people pass
+``offer_refusal``: at most one a turn to each person, none a person refused in the same
+position, none that asks something for nothing, none from a seat the person muted.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -15,12 +23,36 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from byapar_env.engine import Action, Game, IllegalActionError, Phase
+from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
+from byapar_env.engine.serialize import game_to_dict
 
-from .decide import Decision, decide, id_of, steps_of
-from .errors import NotFound, TableBusy, TooManyTables
-from .limits import ADVANCE_BUDGET_S, IDLE_EVICT_S, LOCK_WAIT_S, MAX_TABLES
+from .decide import Decision, decide, fallback, id_of, legal_now, steps_of
+from .errors import Conflict, NotFound, StaleVersion, TableBusy, TooManyTables
+from .limits import (
+    ADVANCE_BUDGET_S,
+    IDLE_EVICT_S,
+    LOCK_WAIT_S,
+    MAX_REPLAY_BYTES,
+    MAX_REPLAY_KEYS,
+    MAX_TABLES,
+)
 from .roster import PERSON, Roster
+
+
+def _position(game: Game) -> str:
+    """The game state apart from the offer count and the log: equal for the positions before
+    and after a refused offer."""
+    data = game_to_dict(game)
+    del data["offers_made"], data["log"]
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def unwanted(offer: Action) -> bool:
+    """Whether the offer asks its target for something (a place or money) and gives nothing
+    back: no person can want it."""
+    asks = bool(offer.take) or offer.amount < 0
+    gives = bool(offer.give) or offer.amount > 0
+    return asks and not gives
 
 
 class Table:
@@ -42,7 +74,16 @@ class Table:
         self.last_used = time.monotonic()
         self._stamp = game.turn_count
         self._pre_roll = pre_roll_actions
-        self.moves = 0  # actions applied since the table was made: a version for clients
+        self.version = 0  # changes made since the table was made (actions applied, mutes)
+        # Idempotency key -> (the request's fingerprint, the answer's bytes); oldest first.
+        self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+        self._reply_bytes = 0
+        # Trade offers of computer seats to people (see offer_refusal).
+        self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
+        self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
+        self._refused: set[tuple[int, str, Action]] = set()  # (turn_count, position, offer)
+        self._open_offer: tuple[str, Action] | None = None  # position it was made in
+        self.offers_held_back = 0  # computer offers replaced by offer_refusal
 
     @contextmanager
     def locked(self) -> Iterator[Table]:
@@ -67,14 +108,89 @@ class Table:
             return None
         return PERSON if self.players[self.game.current_player] is None else "computer"
 
+    def check_version(self, version: int | None, field: str = "version") -> None:
+        """``StaleVersion`` (409) unless ``version`` is None or the table's version now."""
+        if version is not None and version != self.version:
+            raise StaleVersion(
+                f"{field} {version} is not the table's version now ({self.version}): the "
+                "table has changed since; read it again (GET /v1/tables/ID) and choose anew",
+                field=field, version=self.version)
+
+    def replay(self, key: str | None, fingerprint: str) -> bytes | None:
+        """The answer already sent for idempotency key ``key``, or None if it is new.
+        ``Conflict`` if the key came with a different request."""
+        if key is None or key not in self._replies:
+            return None
+        seen, body = self._replies[key]
+        if seen != fingerprint:
+            raise Conflict("idempotency_key was already used on this table for a different "
+                           "request; use a new key for each new action",
+                           field="idempotency_key")
+        return body
+
+    def remember(self, key: str | None, fingerprint: str, body: bytes) -> None:
+        """Keep the answer to a request with an idempotency key: the last ``MAX_REPLAY_KEYS``
+        keys, and no more than ``MAX_REPLAY_BYTES`` of answers (the newest is always kept)."""
+        if key is None:
+            return
+        old = self._replies.pop(key, None)
+        if old is not None:
+            self._reply_bytes -= len(old[1])
+        self._replies[key] = (fingerprint, body)
+        self._reply_bytes += len(body)
+        while len(self._replies) > 1 and (len(self._replies) > MAX_REPLAY_KEYS
+                                          or self._reply_bytes > MAX_REPLAY_BYTES):
+            _, (_, dropped) = self._replies.popitem(last=False)
+            self._reply_bytes -= len(dropped)
+
+    def changed(self) -> None:
+        """Count a change of the table that is not an action (a mute)."""
+        self.version += 1
+
     def apply(self, action: Action, steps: int = 1) -> None:
         """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
+        game = self.game
         pre_roll = self.pre_roll_actions
-        pre_roll_phase = self.game.phase == Phase.PRE_ROLL
-        self.game.apply(action)
-        self.moves += 1
-        if self.game.turn_count == self._stamp and pre_roll_phase:
+        pre_roll_phase = game.phase == Phase.PRE_ROLL
+        offer = game.offer if game.phase == Phase.TRADE_ANSWER else None
+        answerer = game.current_player
+        turn = game.turn_count
+        position = _position(game) if action.kind == ActionKind.OFFER_TRADE else None
+        game.apply(action)
+        self.version += 1
+        if position is not None:
+            # Only this turn's entries matter: the sets hold a few entries at most.
+            self._offered = {k for k in self._offered if k[0] == turn}
+            self._offered.add((turn, answerer, action.target))
+            self._open_offer = (position, action)
+        elif (action.kind == ActionKind.REJECT_TRADE and offer is not None
+              and self.players[answerer] is None and self._open_offer is not None):
+            position, made = self._open_offer
+            self._refused = {k for k in self._refused if k[0] == turn}
+            self._refused.add((turn, position, made))
+        if action.kind in (ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE):
+            self._open_offer = None
+        if game.turn_count == self._stamp and pre_roll_phase:
             self._pre_roll = pre_roll + steps
+
+    def offer_refusal(self, offer: Action) -> str | None:
+        """Why the current (computer) seat may not make ``offer`` to a person at this table,
+        or None: the target is a computer, or the offer passes every rule."""
+        game = self.game
+        seat, target = game.current_player, offer.target
+        if not 0 <= target < len(self.players) or self.players[target] is not None:
+            return None
+        turn = game.turn_count
+        if (target, seat) in self.mutes:
+            return f"seat {target} muted offers from seat {seat}"
+        if (turn, seat, target) in self._offered:
+            return f"seat {seat} already made seat {target} an offer this turn"
+        if unwanted(offer):
+            return f"seat {target} would give something and get nothing"
+        if any(t == turn and o == offer and p == _position(game)
+               for t, p, o in self._refused):
+            return f"seat {target} refused this offer in this position"
+        return None
 
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
                 clock: Callable[[], float] = time.perf_counter) -> list[dict]:
@@ -86,7 +202,14 @@ class Table:
                and clock() - start < budget_s):
             game = self.game
             seat = game.current_player
-            d = decide(self.players[seat], game, self.pre_roll_actions)
+            pre_roll = self.pre_roll_actions
+            d = decide(self.players[seat], game, pre_roll)
+            if d.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(d.action):
+                # An offer the person should not get: the seat does what it would do without
+                # offering (rolls, before the roll).
+                self.offers_held_back += 1
+                action = fallback(legal_now(game, pre_roll))
+                d = Decision(action, id_of(game, action), 1)
             try:
                 self.apply(d.action, d.steps)
             except IllegalActionError:
