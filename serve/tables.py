@@ -9,13 +9,14 @@ A table's ``version`` goes up by one with every change (each action applied, eac
 client that names the version it chose an action in can never have it applied twice; the
 answers to the last few requests that carried an idempotency key are kept (bounded by count
 and bytes) and sent again for a repeated key. Computer seats' trade offers to people pass
-``offer_refusal``: at most one a turn to each person, none a person refused in the same
-position, none that asks something for nothing, none from a seat the person muted.
+``offer_refusal``: at most one a turn to each person, none that asks something for nothing,
+none from a seat the person muted. One a turn also means that no offer a person refused is
+made again in the same position: a position includes the turn count, so it recurs only
+within its turn.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -24,7 +25,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
-from byapar_env.engine.serialize import game_to_dict
 
 from .decide import Decision, decide, fallback, id_of, legal_now, steps_of
 from .errors import Conflict, NotFound, StaleVersion, TableBusy, TooManyTables
@@ -37,14 +37,6 @@ from .limits import (
     MAX_TABLES,
 )
 from .roster import PERSON, Roster
-
-
-def _position(game: Game) -> str:
-    """The game state apart from the offer count and the log: equal for the positions before
-    and after a refused offer."""
-    data = game_to_dict(game)
-    del data["offers_made"], data["log"]
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def unwanted(offer: Action) -> bool:
@@ -81,8 +73,6 @@ class Table:
         # Trade offers of computer seats to people (see offer_refusal).
         self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
         self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
-        self._refused: set[tuple[int, str, Action]] = set()  # (turn_count, position, offer)
-        self._open_offer: tuple[str, Action] | None = None  # position it was made in
         self.offers_held_back = 0  # computer offers replaced by offer_refusal
 
     @contextmanager
@@ -152,24 +142,13 @@ class Table:
         game = self.game
         pre_roll = self.pre_roll_actions
         pre_roll_phase = game.phase == Phase.PRE_ROLL
-        offer = game.offer if game.phase == Phase.TRADE_ANSWER else None
-        answerer = game.current_player
-        turn = game.turn_count
-        position = _position(game) if action.kind == ActionKind.OFFER_TRADE else None
+        seat, turn = game.current_player, game.turn_count
         game.apply(action)
         self.version += 1
-        if position is not None:
-            # Only this turn's entries matter: the sets hold a few entries at most.
+        if action.kind == ActionKind.OFFER_TRADE:
+            # Only this turn's entries matter: the set holds a few entries at most.
             self._offered = {k for k in self._offered if k[0] == turn}
-            self._offered.add((turn, answerer, action.target))
-            self._open_offer = (position, action)
-        elif (action.kind == ActionKind.REJECT_TRADE and offer is not None
-              and self.players[answerer] is None and self._open_offer is not None):
-            position, made = self._open_offer
-            self._refused = {k for k in self._refused if k[0] == turn}
-            self._refused.add((turn, position, made))
-        if action.kind in (ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE):
-            self._open_offer = None
+            self._offered.add((turn, seat, action.target))
         if game.turn_count == self._stamp and pre_roll_phase:
             self._pre_roll = pre_roll + steps
 
@@ -187,9 +166,6 @@ class Table:
             return f"seat {seat} already made seat {target} an offer this turn"
         if unwanted(offer):
             return f"seat {target} would give something and get nothing"
-        if any(t == turn and o == offer and p == _position(game)
-               for t, p, o in self._refused):
-            return f"seat {target} refused this offer in this position"
         return None
 
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
