@@ -3,6 +3,7 @@ and the decision call's latency for the hard player.
 
     python -m bench.serve_load [--seconds 20] [--workers 8] [--max-tables 200]
                                [--decide-calls 300] [--json PATH]
+    python -m bench.serve_load --duplicates 1000 [--workers 8] [--json PATH]
 
 Starts the server in a subprocess on a free loopback port (127.0.0.1 only; nothing else is
 ever contacted), then:
@@ -16,6 +17,13 @@ ever contacted), then:
    ``/v1/decide``. It stops after ``--seconds`` or ``--max-tables`` tables, whichever comes
    first, and reports requests per second, latency percentiles and errors.
 
+With ``--duplicates N`` it measures instead that no action is applied twice: ``--workers``
+threads, each on its own table of two people, send each of N actions twice at the same moment
+(two connections, released together), a third with the table's ``version``, a third with an
+``idempotency_key``, a third with both; after each pair the table must be exactly one action
+further (its version one higher, its game the one the action makes applied once on the
+client's own engine). A further N/10 pairs with neither show what an unguarded retry does.
+
 Client and server share this machine's cores, so the figures are what one machine does with
 both; the server runs one process (uvicorn, no workers). Proxies in the environment are
 ignored (``trust_env=False``): the traffic stays on the loopback interface.
@@ -24,6 +32,7 @@ ignored (``trust_env=False``): the traffic stays on the loopback interface.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import random
 import statistics
@@ -35,7 +44,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from byapar_env.engine import Game, Rules
+from byapar_env.engine import Action, ActionKind, Game, Rules
+from byapar_env.engine.serialize import game_to_dict
 
 LINEUPS = (("medium", "easy"), ("hard", "medium", "random"), ("easy", "hard"),
            ("strategist", "medium", "easy", "hard"), ("random", "random", "medium"))
@@ -215,19 +225,114 @@ def run_load(base: str, seconds: float, workers: int, max_tables: int) -> dict:
             "tables": tally.tables, "games_finished": tally.games_finished, "by_kind": by_kind}
 
 
+def _applied_once(before: dict, entry: dict) -> dict:
+    game = Game.from_json(json.dumps(before["game"]))
+    e = entry["engine"]
+    game.apply(Action(ActionKind[e["kind"].upper()], e["square"], e["amount"], e["target"],
+                      tuple(e["give"]), tuple(e["take"])))
+    return game_to_dict(game)
+
+
+MODES = ("version", "key", "both")
+
+
+def duplicate_worker(base: str, pairs: list[str], seed: int, out: dict,
+                     lock: threading.Lock) -> None:
+    """Send each action of ``pairs`` (a guard mode each) twice at once on one table."""
+    clients = [httpx.Client(base_url=base, timeout=30, trust_env=False) for _ in range(2)]
+    pool = concurrent.futures.ThreadPoolExecutor(2)
+    try:
+        state = None
+        for n, mode in enumerate(pairs):
+            if state is None or state["to_move"] is None:
+                state = clients[0].post("/v1/tables", json={
+                    "seats": ["person", "person"], "seed": seed * 1000 + n}).json()
+            url = f"/v1/tables/{state['id']}"
+            entry = next((e for e in state["legal"] if e["id"] == 0), state["legal"][0])
+            body: dict = {"id": entry["id"]}
+            if mode in ("version", "both"):
+                body["version"] = state["version"]
+            if mode in ("key", "both"):
+                body["idempotency_key"] = f"{seed}-{n}"
+            barrier = threading.Barrier(2)
+
+            def send(client: httpx.Client, body: dict = body, url: str = url,
+                     barrier: threading.Barrier = barrier) -> httpx.Response:
+                barrier.wait()
+                return client.post(f"{url}/actions", json=body)
+
+            answers = [f.result() for f in [pool.submit(send, c) for c in clients]]
+            after = clients[0].get(url).json()
+            twice = after["version"] != state["version"] + 1 or (
+                after["game"] != _applied_once(state, entry))
+            codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
+            with lock:
+                row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {}})
+                row["pairs"] += 1
+                row["applied_twice"] += int(twice)
+                row["answers"][codes] = row["answers"].get(codes, 0) + 1
+            state = after
+    finally:
+        pool.shutdown()
+        for c in clients:
+            c.close()
+
+
+def run_duplicates(base: str, count: int, workers: int) -> dict:
+    """``count`` guarded pairs (the three modes in turn) and ``count // 10`` unguarded ones."""
+    modes = [MODES[i % 3] for i in range(count)] + ["none"] * (count // 10)
+    random.Random(0).shuffle(modes)
+    shares = [modes[w::workers] for w in range(workers)]
+    out: dict = {}
+    lock = threading.Lock()
+    start = time.perf_counter()
+    threads = [threading.Thread(target=duplicate_worker, args=(base, shares[w], w, out, lock))
+               for w in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    guarded = [out.get(m, {"pairs": 0, "applied_twice": 0}) for m in MODES]
+    return {"seconds": time.perf_counter() - start, "workers": workers,
+            "guarded_pairs": sum(r["pairs"] for r in guarded),
+            "guarded_applied_twice": sum(r["applied_twice"] for r in guarded),
+            "by_mode": out}
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="load phase time budget")
     ap.add_argument("--workers", type=int, default=8, help="concurrent table players (1-32)")
     ap.add_argument("--max-tables", type=int, default=200, help="tables created at most")
     ap.add_argument("--decide-calls", type=int, default=300, help="decide latency samples")
+    ap.add_argument("--duplicates", type=int, default=0, metavar="N",
+                    help="instead: send N actions twice at once and count those applied twice")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = ap.parse_args(argv)
     if not 1 <= args.workers <= 32 or not 0 < args.seconds <= 600 or args.max_tables < 1:
         ap.error("--workers 1 to 32, --seconds up to 600 and --max-tables at least 1")
+    if not 0 <= args.duplicates <= 100_000:
+        ap.error("--duplicates at most 100,000 (0: the load test instead)")
     port = free_port()
     proc = start_server(port)
     base = f"http://127.0.0.1:{port}"
+    if args.duplicates:
+        try:
+            dup = run_duplicates(base, args.duplicates, args.workers)
+        finally:
+            stop_server(proc)
+        print(f"duplicates ({args.workers} tables, {dup['seconds']:.1f} s): "
+              f"{dup['guarded_applied_twice']} of {dup['guarded_pairs']} guarded pairs "
+              "applied twice")
+        for mode, row in sorted(dup["by_mode"].items()):
+            answers = ", ".join(f"[{k}] x{v}" for k, v in sorted(row["answers"].items()))
+            print(f"  {mode:<8} {row['pairs']:>5} pairs  applied twice {row['applied_twice']:>4}"
+                  f"  answers {answers}")
+        result = {"duplicates": dup}
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=2)
+        return result
     try:
         decide = measure_decide(base, args.decide_calls)
         load = run_load(base, args.seconds, args.workers, args.max_tables)

@@ -189,3 +189,16 @@ def test_duplicate_actions_sent_at_once_are_never_applied_twice(client) -> None:
             outcomes[str(codes)] = outcomes.get(str(codes), 0) + 1
     assert pairs == 100
     assert sum(outcomes.values()) == 100 and set(outcomes) == {"[200, 200]", "[200, 409]"}
+
+
+def test_duplicates_on_a_real_server_are_never_applied_twice(capsys) -> None:
+    """The benchmark's --duplicates mode: a uvicorn server on a free loopback port, two
+    connections per pair released together."""
+    from bench import serve_load
+
+    result = serve_load.main(["--duplicates", "30", "--workers", "3"])["duplicates"]
+    assert result["guarded_pairs"] == 30 and result["guarded_applied_twice"] == 0
+    assert {m: r["pairs"] for m, r in result["by_mode"].items() if m != "none"} == {
+        "version": 10, "key": 10, "both": 10}
+    assert result["by_mode"]["version"]["answers"] == {"200,409": 10}
+    assert "0 of 30 guarded pairs applied twice" in capsys.readouterr().out
