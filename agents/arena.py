@@ -32,6 +32,8 @@ from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from . import AGENT_NAMES, is_expert_name, make_agent
+from .arena_errors import ArenaError
+from .arena_ray import run_ranges  # Ray itself is imported only by a run on it
 from .base import EnginePlayer
 from .network import single_thread_blas
 
@@ -82,10 +84,6 @@ class GameResult:
     decisions: int
     turns: int
     ended_by_bankruptcy: bool
-
-
-class ArenaError(ValueError):
-    """Bad arena input, found before any game is played."""
 
 
 def validate(config: ArenaConfig) -> None:
@@ -227,7 +225,9 @@ def _result(index: int, kinds: list[str], game: Game, decisions: int) -> GameRes
                       game.round, decisions, game.turn_count, len(game.active_seats()) == 1)
 
 
-def _play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
+def play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
+    """Games ``start`` to ``stop - 1`` of the run: one chunk of ``run_games``, in a worker
+    process or a Ray task (module-level, so that both send it by reference)."""
     config, start, stop = args
     return [play_game(config, i) for i in range(start, stop)]
 
@@ -242,18 +242,16 @@ def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None =
     # do not depend on the number of processes.
     workers = min(config.workers, len(ranges))
     if config.backend == "ray":
-        from .arena_ray import run_ranges  # Ray is an optional extra: imported only here
-
-        return run_ranges(config, ranges, workers, progress)
+        return run_ranges(play_range, ranges, workers, config.games, config.address, progress)
     results: list[GameResult] = []
     if workers == 1:
         for r in ranges:
-            results += _play_range(r)
+            results += play_range(r)
             if progress:
                 progress(len(results), config.games)
     else:
-        with _worker_pool(workers) as pool:
-            for part in pool.imap(_play_range, ranges):
+        with worker_pool(workers) as pool:
+            for part in pool.imap(play_range, ranges):
                 results += part
                 if progress:
                     progress(len(results), config.games)
@@ -265,7 +263,7 @@ def _worker_start() -> None:
     single_thread_blas()  # a spawned worker starts with numpy's default threads
 
 
-def _worker_pool(workers: int):
+def worker_pool(workers: int):
     """A pool of spawned processes that ignore Ctrl-C: the terminal sends SIGINT to every
     process of the group, and only the parent should answer it (it stops the run and the pool
     terminates the workers on the way out), not each worker with a traceback of its own. SIGINT

@@ -4,9 +4,10 @@
     byapar arena --players medium,medium,medium,medium --games 40000 --backend ray \\
                  --address auto                     (on the head of a cluster: docs/ray.md)
 
-The games are cut into the same chunks as the local backend's (``arena.run_games``) and each chunk
-is one Ray task. A local Ray instance gets ``--workers`` CPUs; on a cluster, the cluster's CPUs
-decide how many chunks run at once (``--workers`` then only sizes the chunks of a small run).
+The games are cut into the same chunks as the local backend's (``arena.run_games``, which hands
+them here with its function that plays one chunk) and each chunk is one Ray task. A local Ray
+instance gets ``--workers`` CPUs; on a cluster, the cluster's CPUs decide how many chunks run at
+once (``--workers`` then only sizes the chunks of a small run).
 A game's result depends only on the run's seed and its number, never on where or when it is
 played, so the results are the same as the local backend's, in the same order.
 
@@ -19,8 +20,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import Any
 
-from .arena import ArenaConfig, ArenaError, GameResult, _play_range
+from .arena_errors import ArenaError
 
 RAY_INSTALL = "pip install 'byapar-env[ray]'"
 # How long one wait for finished chunks lasts: long enough that a run of many thousands of
@@ -69,22 +71,23 @@ def connect(address: str | None, num_cpus: int) -> bool:
     return True
 
 
-def run_ranges(config: ArenaConfig, ranges: Sequence[tuple[ArenaConfig, int, int]],
-               workers: int, progress: Callable[[int, int], None] | None = None
-               ) -> list[GameResult]:
-    """Play every chunk ``(config, start, stop)`` of ``ranges`` as one Ray task and return the
-    games in game order. A local Ray instance gets ``workers`` CPUs; with ``config.address`` the
-    cluster's CPUs decide how many chunks run at once. ``progress(done, total)`` is called as
-    chunks finish, in whatever order they do."""
+def run_ranges(play: Callable[[Any], list], ranges: Sequence[Any], workers: int, total: int,
+               address: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> list:
+    """``play(r)`` for every chunk ``r`` of ``ranges``, each as one Ray task, and every chunk's
+    results in chunk order, one list. ``play`` is module-level and importable: Ray sends it by
+    reference. A local Ray instance gets ``workers`` CPUs; with ``address`` the cluster's CPUs
+    decide how many chunks run at once. ``progress(done, total)`` is called as chunks finish,
+    in whatever order they do, ``done`` counting the results so far out of ``total``."""
     ray = import_ray()
-    started = connect(config.address, workers)
+    started = connect(address, workers)
     pending: dict = {}
     try:
         # Module-level and importable: Ray sends the function by reference, so every node needs
         # this project installed (the same version), as docs/ray.md says.
-        play = ray.remote(_play_range)
-        pending = {play.remote(r): k for k, r in enumerate(ranges)}
-        parts: list[list[GameResult]] = [[] for _ in ranges]
+        remote = ray.remote(play)
+        pending = {remote.remote(r): k for k, r in enumerate(ranges)}
+        parts: list[list] = [[] for _ in ranges]
         done = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=_WAIT_S)
@@ -93,7 +96,7 @@ def run_ranges(config: ArenaConfig, ranges: Sequence[tuple[ArenaConfig, int, int
                 parts[k] = ray.get(ref)
                 done += len(parts[k])
             if ready and progress:
-                progress(done, config.games)
+                progress(done, total)
     finally:
         if pending and not started:
             # Stopped early (Ctrl-C) on a Ray this run did not start: that Ray outlives the run,

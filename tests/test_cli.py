@@ -215,7 +215,7 @@ def test_never_more_worker_processes_than_pieces_of_work(monkeypatch) -> None:
         def imap(self, fn, items):
             return map(fn, items)
 
-    monkeypatch.setattr(arena, "_worker_pool", InlinePool)
+    monkeypatch.setattr(arena, "worker_pool", InlinePool)
     config = ArenaConfig(players=("random", "random"), games=2, workers=max_workers(),
                          rounds=2)
     if max_workers() > 2:

@@ -1,0 +1,7 @@
+"""The arena's error, below the arena and its Ray backend, which both raise it."""
+
+from __future__ import annotations
+
+
+class ArenaError(ValueError):
+    """Bad arena input, found before any game is played."""
