@@ -107,9 +107,9 @@ def read_saved_game(path: str | Path) -> tuple[Game, int]:
 
 
 def parse_saved_game(data: object) -> tuple[Game, int]:
-    """The game and pre-roll count in ``data`` (a saved game's JSON value), fully checked."""
-    from byapar_serve.saves import check_game  # the server's checks, pure Python
-
+    """The game and pre-roll count in ``data`` (a saved game's JSON value), fully checked by
+    the engine's saved-game schema (``engine.state``: every field, and what holds between
+    fields). The server's size limits are its own (``byapar_serve.saves.load_game``)."""
     pre_roll = 0
     if isinstance(data, dict) and data.get("format") == TABLE_FORMAT:
         pre_roll = data.get("pre_roll_actions", 0)
@@ -122,7 +122,6 @@ def parse_saved_game(data: object) -> tuple[Game, int]:
                            f"{type(data).__name__}")
     try:
         game = game_from_dict(data)
-        check_game(game)
     except GameStateError as exc:
         raise AnalyseError(f"damaged or foreign saved game: {exc}") from None
     return game, pre_roll
