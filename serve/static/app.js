@@ -40,15 +40,30 @@ async function api(method, path, body) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
-  const res = await fetch(path, opts);
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (e) {
+    const err = new Error("no answer");
+    err.code = "network";
+    throw err;
+  }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
+    // The detail is for developers (and the console); the page shows plainMessage(err).
     const err = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    err.code = (data && data.error) || "http_error";
+    err.field = data && data.field;
     throw err;
   }
   return data;
+}
+
+// The person's words for an error (messages.js), never the API's detail.
+function say(err, context, values) {
+  showError(plainMessage(err, context, values));
 }
 
 function showError(message) {
@@ -146,7 +161,7 @@ async function startGame() {
   try {
     openTable(await api("POST", "/v1/tables", body));
   } catch (err) {
-    showError(err.message);
+    say(err, "create");
   }
 }
 
@@ -157,7 +172,9 @@ async function loadGame(file) {
       ? { save: data } : { game: data, seats: chosenSeats() };
     openTable(await api("POST", "/v1/tables", body));
   } catch (err) {
-    showError(`Could not load ${file.name}: ${err.message}`);
+    // A file that is not JSON at all fails in JSON.parse, before any request.
+    const why = err.code ? plainMessage(err, "load") : plainMessage({ code: "bad_saved_game" });
+    showError(`Could not load ${file.name}. ${why}`);
   } finally {
     $("load-file").value = "";
   }
@@ -211,29 +228,71 @@ async function advance() {
   try {
     // At pace 0 the computers play on until a person must decide, in one request.
     const st = await api("POST", `/v1/tables/${id}/advance`,
-      { max_decisions: S.pace === 0 ? 200 : 1 });
+      { max_decisions: S.pace === 0 ? 200 : 1, version: S.state.version });
     if (id === S.tableId) { showError(""); S.busy = false; render(st); }
   } catch (err) {
-    showError(err.message);
+    if (err.code === "stale_version") {  // another tab moved this table: show it as it is
+      S.busy = false;
+      await refresh(id);
+      return;
+    }
+    say(err);
     if (err.status !== 404) S.timer = setTimeout(advance, Math.max(S.pace, 1000));
   } finally {
     S.busy = false;
   }
 }
 
-async function act(body) {
+// The table as the server has it now (after a stale version: another tab, a lost answer).
+async function refresh(id) {
+  try {
+    const st = await api("GET", `/v1/tables/${id}`);
+    if (id === S.tableId) render(st);
+  } catch (err) {
+    say(err);
+  }
+}
+
+// A person's action. It names the version of the table it was chosen in, so a double click
+// or a repeated request is never applied twice: the server refuses the second (409).
+async function act(body, context, values) {
   if (S.busy || !S.tableId) return;
   S.busy = true;
   clearTimeout(S.timer);
   const id = S.tableId;
   try {
-    const st = await api("POST", `/v1/tables/${id}/actions`, body);
+    const st = await api("POST", `/v1/tables/${id}/actions`,
+      { ...body, version: S.state.version });
     if (id === S.tableId) { showError(""); S.busy = false; render(st); }
   } catch (err) {
-    showError(err.message);
+    say(err, context, values);
+    if (err.code === "stale_version") { S.busy = false; await refresh(id); }
   } finally {
     S.busy = false;
   }
+}
+
+// Stop (or allow again) trade offers from a computer seat to the people at this table.
+async function mute(seat, muted) {
+  if (S.busy || !S.tableId) return;
+  S.busy = true;
+  const id = S.tableId;
+  try {
+    const st = await api("POST", `/v1/tables/${id}/mute`,
+      { seat, muted, version: S.state.version });
+    if (id === S.tableId) { showError(""); S.busy = false; render(st); }
+  } catch (err) {
+    say(err);
+    if (err.code === "stale_version") { S.busy = false; await refresh(id); }
+  } finally {
+    S.busy = false;
+  }
+}
+
+// Whether every person at the table has muted offers from ``seat``.
+function isMuted(st, seat) {
+  const people = st.seats.filter((x) => x.person);
+  return people.length > 0 && people.every((x) => (x.muted || []).includes(seat));
 }
 
 // ------------------------------------------------------------------ drawing
@@ -351,6 +410,15 @@ function renderPlayers(st) {
     const worth = el("div", "worth", extras.join(" · "));
     worth.classList.add("net-worth");
     card.append(sw, name, money, worth);
+    if (!st.seats[p.seat].person && st.seats.some((x) => x.person) && !p.bankrupt) {
+      const muted = isMuted(st, p.seat);
+      const m = button(muted ? "Allow trade offers" : "Mute trade offers",
+        () => mute(p.seat, !muted), "mute-toggle");
+      m.id = `mute-${p.seat}`;
+      m.title = muted ? "This player's trade offers are not sent to you"
+        : "Stop this player's trade offers to you";
+      card.appendChild(m);
+    }
     box.appendChild(card);
   }
 }
@@ -478,8 +546,15 @@ function bidControls(st) {
   input.max = String(b.max);
   input.step = String(b.step);
   input.value = String(b.min);
-  const go = button("Bid this", () => act({ engine: { kind: "bid", square: b.square,
-    amount: Number(input.value) } }));
+  const go = button("Bid this", () => {
+    const amount = Number(input.value);
+    const range = { min: rs(b.min), max: rs(b.max), step: rs(b.step) };
+    if (!Number.isInteger(amount) || amount < b.min || amount > b.max || amount % b.step) {
+      showError(fillIn(MESSAGES["illegal_action:bid"], range));
+      return;
+    }
+    act({ engine: { kind: "bid", square: b.square, amount } }, "bid", range);
+  });
   go.id = "bid-custom";
   row.append(input, go);
   wrap.appendChild(row);
@@ -494,8 +569,14 @@ function offerNote(st) {
   if (o.amount > 0) gets.push(rs(o.amount));
   if (o.amount < 0) gives.push(rs(-o.amount));
   const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
-  return el("div", "note", `Seat ${o.from} (${seatLabel(o.from)}) offers you ${list(gets)} ` +
-    `for ${list(gives)}.`);
+  const note = el("div", "note", `Seat ${o.from} (${seatLabel(o.from)}) offers you ` +
+    `${list(gets)} for ${list(gives)}. `);
+  if (!st.seats[o.from].person) {
+    const m = button("Mute offers from this player", () => mute(o.from, true), "mute-offer");
+    m.id = "mute-offerer";
+    note.appendChild(m);
+  }
+  return note;
 }
 
 function renderHoldings(st) {
@@ -606,15 +687,34 @@ async function sendTrade() {
     .filter((c) => c.checked).map((c) => Number(c.value));
   const money = Math.round(Number($("trade-money").value) || 0);
   const amount = $("trade-money-way").value === "pay" ? money : -money;
-  const body = { engine: { kind: "offer_trade", target: Number($("trade-target").value),
-    give: pick("give"), take: pick("take"), amount } };
+  const target = Number($("trade-target").value);
+  const body = { engine: { kind: "offer_trade", target, give: pick("give"),
+    take: pick("take"), amount }, version: S.state.version };
+  // The checks a person can fix in the dialog, said in their words before anything is sent.
+  const st0 = S.state;
+  const payer = amount > 0 ? st0.status.current_player : target;
+  let problem = null;
+  if (!body.engine.give.length && !body.engine.take.length) problem = MESSAGES["trade:no_place"];
+  else if (money < 0 || money % S.board.trade_money_step) {
+    problem = fillIn(MESSAGES["trade:money_step"], { step: rs(S.board.trade_money_step) });
+  } else if (money > st0.players[payer].cash) {
+    problem = payer === st0.status.current_player
+      ? fillIn(MESSAGES["trade:cash_you"], { cash: rs(st0.players[payer].cash) })
+      : fillIn(MESSAGES["trade:cash_them"], { who: `Seat ${payer} (${seatLabel(payer)})`,
+        cash: rs(st0.players[payer].cash) });
+  }
+  if (problem) {
+    $("trade-error").textContent = problem;
+    return;
+  }
   try {
     const st = await api("POST", `/v1/tables/${S.tableId}/actions`, body);
     $("trade-dialog").close();
     showError("");
     render(st);
   } catch (err) {
-    $("trade-error").textContent = err.message;
+    $("trade-error").textContent = plainMessage(err, "trade");
+    if (err.code === "stale_version") { $("trade-dialog").close(); await refresh(S.tableId); }
   }
 }
 
@@ -631,7 +731,7 @@ async function saveGame() {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   } catch (err) {
-    showError(err.message);
+    say(err);
   }
 }
 
@@ -674,7 +774,7 @@ async function init() {
   try {
     [S.info, S.board] = await Promise.all([api("GET", "/v1"), api("GET", "/v1/board")]);
   } catch (err) {
-    showError(`The server did not answer: ${err.message}`);
+    say({ code: "network" });
     return;
   }
   let pace = S.info.pace_ms;
