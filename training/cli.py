@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -212,7 +213,7 @@ def arena_main(argv: list[str]) -> int:
         if drawn and drawn[-1]:
             sys.stderr.write("\n")  # end the progress bar's line before main's message
         raise
-    print(format_table(summary))
+    # The files first: a reader that stops early (byapar arena ... | head) cannot lose them.
     if args.json:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=2)
@@ -220,6 +221,7 @@ def arena_main(argv: list[str]) -> int:
         from byapar_agents.arena_plot import plot_win_rates
 
         plot_win_rates(summary, args.plot)
+    print(format_table(summary))
     return 0
 
 
@@ -359,10 +361,10 @@ def analyse_main(argv: list[str]) -> int:
     game, pre_roll = read_saved_game(args.saved_game)
     result = analyse(game, pre_roll, rollouts=args.sims, expert_sims=args.expert_sims,
                      seed=args.seed)
-    print(format_analysis(result, game))
-    if args.json:
+    if args.json:  # before the report, as for arena
         with open(args.json, "w") as f:
             json.dump(result.to_dict(), f, indent=2)
+    print(format_analysis(result, game))
     return 0
 
 
@@ -406,7 +408,29 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+def _stdout_gone() -> int:
+    """The reader of standard output went away (``byapar arena ... | head``): what was written
+    to files stays, and the command ends quietly with 141 (128 + SIGPIPE, as a shell reports
+    a command stopped by a closed pipe) instead of a BrokenPipeError traceback."""
+    try:
+        # Python flushes standard output again at exit; let that write go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # standard output is not a file (a test's capture): nothing is flushed at exit
+    return 141
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit where it cannot be caught
+        return code
+    except BrokenPipeError:
+        return _stdout_gone()
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
@@ -428,6 +452,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"byapar {command}: interrupted{INTERRUPTED.get(command, '')}", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # main ends quietly
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise  # a bug: its traceback is the useful report
