@@ -27,7 +27,9 @@ from .panel import PANEL_NAMES, PanelPlayer
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
-AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES
+# The hard player before its trade answers were guarded (agents.trade_guard): for comparisons.
+VARIANT_NAMES = ("hard-unguarded",)
+AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
 # rollouts (agents.search.ROLLOUT_MODES; mixed by default); "-net" or "-share" how a rollout is
@@ -95,6 +97,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return PanelPlayer(name)
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
+    if name == "hard-unguarded":
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, safe_trades=False)
     if Path(name).is_dir():
         return LearnedPlayer(name)
     raise UnknownAgentError(

@@ -65,7 +65,10 @@ likely action, composes no trade offers and never undoes its own move within a t
 choice by more than ``EDGE_Z`` (2) standard errors of their paired difference and by at least
 ``MIN_EDGE`` (a fifth of a point of share), over at least ``MIN_PAIRS`` (6) pairs: on a tie,
 or on a difference the simulations cannot tell from noise, the expert plays the policy's
-choice, so the search never overrules the policy without evidence.
+choice, so the search never overrules the policy without evidence. An answer to a trade offer
+is guarded as the hard player's is: the search may choose to accept, but the offer is accepted
+only if it passes the value network's check (``agents.trade_guard.pending_passes_check``); the
+trade finder's offers are those a guarded target would accept.
 
 **What the budget buys.** ``sims``: simulations per decision in all, spread evenly over the
 candidates in rounds (one simulation per candidate per round; at least one round). The same
@@ -100,6 +103,7 @@ from byapar_env.action_table import (
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
 from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.engine import actions as A
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
 from .base import EnginePlayer
@@ -116,6 +120,7 @@ from .search import (
     search_root,
 )
 from .trade_finder import find_offers
+from .trade_guard import pending_passes_check
 from .value import shipped_value
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
@@ -356,6 +361,8 @@ class ExpertPlayer(EnginePlayer):
             avoid = self._no_undo if same_turn else set()
             self.last = self.evaluate(game, pre_roll, self._rng.getrandbits(62), avoid)
             action = self.last.action
+            if action == A.ACCEPT_TRADE and not pending_passes_check(game, shipped_value()):
+                action = A.REJECT_TRADE  # the guarded answer: agents.trade_guard
         self._count(game, action)
         return action
 

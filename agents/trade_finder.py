@@ -10,12 +10,13 @@ policy's own draft and the medium player's offer. The finder goes through a list
   set (a colour group, the transports, the utilities) in which the side receiving a place owns
   another one: a swap of strays changes little, and listing them would crowd out the rest.
 - **Would it be accepted?** The policy answers as the target, as the hard player does (its most
-  likely answer). The target's encoding of the answer phase is made once per target and each
-  offer written into it (``observation.write_offer_received``), so one batched forward pass
-  answers every offer. For each target and pair of places only the accepted amount best for the
-  offering seat is kept (the least it pays, the most it is paid).
-- **Is it worth it?** The value network's win chance of the offering seat once the offer is
-  accepted, less its chance now (``agents.value``), one batched pass over the kept offers.
+  likely answer in the canonical form of ``agents.trade_guard``): one batched forward pass
+  answers every offer to a target. For each target and pair of places only the accepted amount
+  best for the offering seat is kept (the least it pays, the most it is paid).
+- **Is it worth it?** The value network's win chance of the offering seat with the offer
+  accepted, less with it declined (``agents.trade_guard.trade_gains``), one batched pass over
+  the kept offers; the target's change from the same pass, for its value check: a guarded
+  target (every shipped learned player) turns down what fails it, so such offers are not found.
 
 ``find_offers`` gives the best few with a gain of at least ``MIN_GAIN``. They are candidates,
 not moves: the expert plays each on its simulations, where the target is the policy or the medium
@@ -27,27 +28,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from byapar_env.action_table import ACTIONS, TRADE_MONEY_IDS, fixed_action_id, legal_ids
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
+from byapar_env.action_table import TRADE_MONEY_IDS
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
-from byapar_env.observation import (
-    OBSERVATION_SIZE,
-    encode,
-    encode_env_part,
-    write_offer_received,
-)
 
 from .network import NumpyPolicy
+from .trade_guard import completes_group, passes_check, policy_accept_chances, trade_gains
 from .value import ValueNet
 
 # Money either way (positive: the offering seat pays), each one of the environment's amounts.
 AMOUNTS = (-3000, -2000, -1000, -500, 0, 500, 1000, 2000, 3000)
 MIN_GAIN = 0.01  # a point of win chance: below it the value network's error is larger
-_ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
 _SET_OF = {sq: (B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES))
            for sq in B.PLACES}
 if any(a not in TRADE_MONEY_IDS for a in AMOUNTS):
@@ -93,39 +85,15 @@ def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
     return out
 
 
-def accept_chances(game: Game, seat: int, target: int, offers: list[Action],
-                   policy: NumpyPolicy, pre_roll_actions: int = 0) -> np.ndarray:
-    """The policy's probability of accepting each offer (all to ``target``), answering as the
-    target: one encoding of the answer phase, each offer written into it, one forward pass.
-    The target sees the turn's pre-roll count as the environment shows it when the offer
-    arrives: ``pre_roll_actions`` so far and the offer's composition steps."""
-    answer = game.clone()
-    answer.log = []
-    answer.apply(offers[0])  # the answer phase; every offer then differs in the trade slots
-    base = encode(answer, target, np.empty(OBSERVATION_SIZE, np.float32), None, 0,
-                  PRE_ROLL_CAP, TRADE_STEP_CAP)
-    rows = np.repeat(base[None, :], len(offers), axis=0)
-    n = game.num_players
-    for row, offer in zip(rows, offers, strict=True):
-        write_offer_received(row, target, seat, offer, n)
-        encode_env_part(row, answer, target, None,
-                        pre_roll_actions + offer_step_count(offer), PRE_ROLL_CAP,
-                        TRADE_STEP_CAP)
-    mask = np.zeros(len(ACTIONS), bool)
-    mask[legal_ids(answer, None, TRADE_STEP_CAP, False)] = True
-    logits = np.where(mask, policy.logits(rows), -np.inf)
-    logits -= logits.max(axis=1, keepdims=True)
-    probs = np.exp(logits)
-    return probs[:, _ACCEPT] / probs.sum(axis=1)
-
-
 def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,
-                skip: frozenset | set = frozenset(), pre_roll_actions: int = 0
-                ) -> list[FoundOffer]:
-    """The best ``limit`` offers the seat to play (before rolling, ``pre_roll_actions`` taken
-    this turn) could make, none of ``skip`` (offers, or ``(target, give, take)`` keys): those
-    the policy would accept as the target, with a gain in win chance of at least ``MIN_GAIN``,
-    the largest first."""
+                skip: frozenset | set = frozenset(), pre_roll_actions: int = 0,
+                guarded: bool = True) -> list[FoundOffer]:
+    """The best ``limit`` offers the seat to play (before rolling) could make, none of
+    ``skip`` (offers, or ``(target, give, take)`` keys): those the policy would accept as the
+    target, and with ``guarded`` that the target's value check would pass too
+    (``agents.trade_guard``: the shipped learned players guard their answers), with a gain in
+    win chance of at least ``MIN_GAIN``, the largest first. The answers are canonical, so
+    ``pre_roll_actions`` (taken this turn) does not change them."""
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
         return []
     seat = game.current_player
@@ -138,7 +106,7 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
         if not offers:
             continue
         best: dict[tuple, tuple[Action, float]] = {}
-        chances = accept_chances(game, seat, target, offers, policy, pre_roll_actions)
+        chances = policy_accept_chances(policy, game, seat, offers)
         for offer, p in zip(offers, chances, strict=True):
             key = (offer.give, offer.take)
             # The policy's answer is its most likely one; of the accepted amounts the least paid
@@ -147,16 +115,10 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
         kept += best.values()
     if not kept:
         return []
-    now = value.win_chances(game)[seat]
-    after = []
-    for offer, _ in kept:
-        trial = game.clone()
-        trial.log = []
-        trial.apply(offer)
-        trial.apply(A.ACCEPT_TRADE)
-        after.append(trial)
-    gains = value.seat_chances(after, seat) - now
-    found = [FoundOffer(offer, p, float(g)) for (offer, p), g in zip(kept, gains, strict=True)
-             if g >= MIN_GAIN]
+    theirs, gains = trade_gains(game, [offer for offer, _ in kept], value)
+    found = [FoundOffer(offer, p, float(g))
+             for (offer, p), g, t in zip(kept, gains, theirs, strict=True)
+             if g >= MIN_GAIN and (not guarded or passes_check(
+                 float(t), float(g), completes_group(game, seat, offer)))]
     found.sort(key=lambda f: (-f.gain, f.offer))
     return found[:limit]

@@ -79,6 +79,28 @@ class ValueNet:
         return out
 
 
+    def table_chances(self, games: list[Game]) -> list[list[float]]:
+        """Every seat's chance of winning in each of ``games`` (as ``win_chances``), in one
+        forward pass over every seat still in of every game."""
+        blocks, spans, out = [], [], []
+        at = 0
+        for game in games:
+            out.append(win_shares(game) if game.is_over else [0.0] * game.num_players)
+            if game.is_over:
+                continue
+            seats = game.active_seats()
+            blocks.append(_observations(game, seats))
+            spans.append((len(out) - 1, at, seats))
+            at += len(seats)
+        if blocks:
+            scores = self.network.logits(np.concatenate(blocks))[:, 0]
+            for k, lo, seats in spans:
+                for seat, chance in zip(seats, _softmax(scores[lo:lo + len(seats)]),
+                                        strict=True):
+                    out[k][seat] = float(chance)
+        return out
+
+
 def _observations(game: Game, seats: list[int]) -> np.ndarray:
     """The value network's input for ``seats`` of ``game``: each seat's own observation, a row
     a seat. A fresh array each call (a few microseconds): one shipped network serves every

@@ -372,6 +372,24 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         (tests that set up a position do), since the environment caches per game version."""
         self._clear_caches()
 
+    def show_game(self, game: Game, pre_roll_actions: int = 0) -> None:
+        """Point the environment at ``game`` (a reset environment of the same table size): no
+        trade draft, ``pre_roll_actions`` already taken this turn, ``game.current_player`` to
+        decide. For asking an observation-reading player about a position of an engine game;
+        stepping on plays that game."""
+        if game.num_players != len(self.possible_agents):
+            raise ValueError(f"show_game: the game has {game.num_players} seats, this "
+                             f"environment {len(self.possible_agents)}")
+        self.game = game
+        self.draft = None
+        self.pre_roll_actions = pre_roll_actions
+        self._turn_stamp = game.turn_count  # the counter is this turn's
+        self.decisions = 0
+        agent = self.possible_agents[game.current_player]
+        self.agent_selection = agent
+        self.terminations[agent] = self.truncations[agent] = False
+        self._clear_caches()
+
     def _clear_caches(self) -> None:
         # Derived from the engine's state, keyed by ``game.version``: the driver's choices (the
         # legal ids, a trade draft's choices) and the engine part of each seat's observation.
