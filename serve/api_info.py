@@ -21,6 +21,7 @@ from .errors import Conflict, InvalidInput
 from .roster import PERSON, Roster
 from .saves import load_game
 from .schemas import AnalyseIn, DecideIn, DecideOut, ErrorOut
+from .tables import TableStore
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -39,7 +40,8 @@ def board_view() -> dict:
             "trade_money_step": B.RULES_FIGURES.trade_money_step, "hotel": B.HOTEL}
 
 
-def info_router(roster: Roster, pace_ms: int) -> APIRouter:
+def info_router(roster: Roster, pace_ms: int, store: TableStore,
+                max_body_bytes: int = limits.MAX_BODY_BYTES) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["info"])
     info = {
         "api_version": limits.API_VERSION, "version": __version__,
@@ -52,13 +54,18 @@ def info_router(roster: Roster, pace_ms: int) -> APIRouter:
                      "starting_cash": B.DEFAULT_STARTING_CASH,
                      "starting_cash_presets": list(B.STARTING_CASH_PRESETS),
                      "auctions": DEFAULT_AUCTIONS},
-        "limits": {"max_tables": limits.MAX_TABLES, "max_body_bytes": limits.MAX_BODY_BYTES,
+        "limits": {"max_tables": store.max_tables, "idle_evict_s": store.idle_evict_s,
+                   "advance_budget_s": store.advance_budget_s,
+                   "max_body_bytes": max_body_bytes,
                    "max_name_chars": limits.MAX_NAME_CHARS, "max_rounds": limits.MAX_ROUNDS,
                    "max_starting_cash": limits.MAX_STARTING_CASH,
                    "max_advance": limits.MAX_ADVANCE, "seats": [2, 6],
                    "max_expert_budget_ms": limits.MAX_EXPERT_BUDGET_MS,
                    "max_expert_sims": limits.MAX_EXPERT_SIMS,
-                   "max_analyse_rollouts": limits.MAX_ANALYSE_ROLLOUTS},
+                   "max_analyse_rollouts": limits.MAX_ANALYSE_ROLLOUTS,
+                   "analyse_budget_s": limits.ANALYSE_BUDGET_S,
+                   "idempotency_keys_kept": limits.MAX_REPLAY_KEYS,
+                   "idempotency_bytes_kept": limits.MAX_REPLAY_BYTES},
     }
     board = board_view()
     actions = [{"id": a.id, "kind": a.kind, "arg": a.arg, "name": a.name} for a in ACTIONS]

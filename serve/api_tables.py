@@ -153,7 +153,7 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
-            moves = table.advance(body.max_decisions)
+            moves = table.advance(body.max_decisions, store.advance_budget_s)
             return _answer(table, body.idempotency_key, fingerprint, moves)
 
     @router.post("/{table_id}/mute", response_model=TableState)

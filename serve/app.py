@@ -13,10 +13,12 @@ the project's test extra. The page is static HTML, CSS and JavaScript served fro
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
@@ -73,13 +75,16 @@ def _internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
-               store: TableStore | None = None, max_body_bytes: int = MAX_BODY_BYTES
-               ) -> FastAPI:
+               store: TableStore | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+               cors_origins: Sequence[str] = ()) -> FastAPI:
     """The application. ``roster``: the players offered (levels and panel by default);
-    ``pace_ms``: the page's default pause between computer moves; ``store``: the tables."""
+    ``pace_ms``: the page's default pause between computer moves; ``store``: the tables (and
+    their limits); ``cors_origins``: web origins whose pages may call the API from a browser
+    (none by default: only the server's own page)."""
     roster = roster or Roster()
     store = store if store is not None else TableStore()
-    # No /docs or /redoc: those pages load their scripts from a CDN. /openapi.json stays.
+    # FastAPI's own /docs and /redoc load their scripts from a CDN: /docs here is the
+    # project's page (static/docs.html), drawn from /openapi.json with nothing from elsewhere.
     app = FastAPI(title="Byapar", version=__version__, docs_url=None, redoc_url=None,
                   description="The Byapar web table and decision API. /v1 never changes "
                               "incompatibly; fields may be added.")
@@ -90,7 +95,12 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _internal_error)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    app.include_router(info_router(roster, pace_ms))
+    if cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins),
+                           allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Content-Type"],
+                           expose_headers=["Idempotent-Replayed"])
+    app.include_router(info_router(roster, pace_ms, store, max_body_bytes))
     app.include_router(decide_router(roster))
     app.include_router(tables_router(roster, store))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -98,5 +108,9 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs_page() -> FileResponse:
+        return FileResponse(STATIC / "docs.html")
 
     return app

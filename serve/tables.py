@@ -203,9 +203,11 @@ class TableStore:
     """At most ``max_tables`` tables by id. At the limit, the least recently used table goes if
     it has been idle ``idle_evict_s``; otherwise a new table is refused (429)."""
 
-    def __init__(self, max_tables: int = MAX_TABLES, idle_evict_s: float = IDLE_EVICT_S) -> None:
+    def __init__(self, max_tables: int = MAX_TABLES, idle_evict_s: float = IDLE_EVICT_S,
+                 advance_budget_s: float = ADVANCE_BUDGET_S) -> None:
         self.max_tables = max_tables
         self.idle_evict_s = idle_evict_s
+        self.advance_budget_s = advance_budget_s  # the wall time one advance request may take
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
 
