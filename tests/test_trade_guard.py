@@ -1,0 +1,164 @@
+"""Guarded trade answers (agents.trade_guard): the value network's check on an accepted offer,
+the canonical answer, and the hard player and the expert answering through them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from byapar_agents import ExpertPlayer, make_agent
+from byapar_agents.expert import Candidate, Evaluation
+from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.network import NumpyPolicy
+from byapar_agents.trade_guard import (
+    ACCEPT_ID,
+    COMPLETION_GAIN,
+    REJECT_ID,
+    completes_group,
+    passes_check,
+    pending_gains,
+    safe_answers,
+    trade_gains,
+)
+from byapar_agents.value import ValueNet
+from scenario import give, new_game, sq
+
+from byapar_env.action_table import ACTIONS, fixed_action_id
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine import Phase
+from byapar_env.engine import actions as A
+from byapar_env.observation import OBSERVATION_SIZE, encode
+
+JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
+
+
+def _accepting() -> NumpyPolicy:
+    """A policy whose most likely answer to any offer is to accept it."""
+    bias = np.zeros(len(ACTIONS), np.float32)
+    bias[fixed_action_id(A.ACCEPT_TRADE)] = 5.0
+    return NumpyPolicy([(np.zeros((OBSERVATION_SIZE, len(ACTIONS)), np.float32), bias)])
+
+
+def _cash_value() -> ValueNet:
+    """A value network that reads each seat's own cash alone: more cash, a better chance."""
+    game = new_game(3, seed=0)
+    before = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    game.cash[0] += 1_000
+    after = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
+    weights[np.flatnonzero(after != before)[0]] = 0.5  # the seat's own cash in its own view
+    return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
+
+
+def _position():
+    """Three seats, seat 0 to play: it holds Jumla, seat 1 the rest of Karnali (Surkhet), seat 2
+    a stray place (Butwal). 15,000 each."""
+    game = new_game(3, seed=4)
+    give(game, 0, "Jumla")
+    give(game, 1, "Surkhet")
+    give(game, 2, "Butwal")
+    return game
+
+
+def _guarded(policy: NumpyPolicy, value: ValueNet) -> LearnedPlayer:
+    player = LearnedPlayer(DEFAULT_CHECKPOINT, value=value)
+    player.policy, player.specialists = policy, {}
+    return player
+
+
+def test_completes_group_means_the_offerer_ends_holding_the_whole_group() -> None:
+    game = _position()
+    assert completes_group(game, 0, A.offer_trade(1, (), (SURKHET,), 500))
+    # giving Jumla away for Surkhet leaves Karnali split
+    assert not completes_group(game, 0, A.offer_trade(1, (JUMLA,), (SURKHET,)))
+    # a stray place completes nothing; nor does Surkhet for seat 2, which holds no Karnali
+    assert not completes_group(game, 0, A.offer_trade(2, (), (BUTWAL,), 500))
+    game.turn = game.current_player = 2
+    assert not completes_group(game, 2, A.offer_trade(1, (), (SURKHET,), 500))
+
+
+def test_the_check_rules() -> None:
+    assert passes_check(0.0, -0.02, False)  # a fair deal that costs nothing is taken
+    assert not passes_check(-0.001, -0.05, False)  # its own chance falls
+    assert not passes_check(0.02, 0.05, False)  # the offering seat gains more than it does
+    assert passes_check(0.02, 0.02, False)
+    assert not passes_check(COMPLETION_GAIN / 2, -0.05, True)  # a completed group must pay
+    assert passes_check(COMPLETION_GAIN, -0.05, True)
+
+
+def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat() -> None:
+    game, value = _position(), _cash_value()
+    player = _guarded(_accepting(), value)
+    pays_me = A.offer_trade(2, (JUMLA,), (), 2000)  # seat 0 gives Jumla and pays seat 2
+    asks_me = A.offer_trade(2, (JUMLA,), (), -2000)  # seat 2 pays 2,000 for a stray place
+    completes_cheap = A.offer_trade(1, (), (SURKHET,), 100)  # Karnali for seat 0, for 100
+    completes_dear = A.offer_trade(1, (), (SURKHET,), 8000)
+    offers = [pays_me, asks_me, completes_cheap, completes_dear]
+    target_gains, offerer_gains = trade_gains(game, offers, value)
+    assert target_gains[0] > 0 > target_gains[1]
+    assert 0 < target_gains[2] < COMPLETION_GAIN < target_gains[3]
+    assert offerer_gains[1] > 0 > max(offerer_gains[[0, 2, 3]])  # the cash goes the other way
+    unguarded = LearnedPlayer(DEFAULT_CHECKPOINT, safe_trades=False)
+    unguarded.policy, unguarded.specialists = _accepting(), {}
+    assert unguarded.accepts(game, offers) == [True, True, True, True]
+    assert player.accepts(game, offers) == [True, False, False, True]
+    # the same answers one offer at a time, through the environment
+    env = raw_env(num_players=3)
+    env.reset(seed=0)
+    for offer, want in zip(offers, [True, False, False, True], strict=True):
+        pending = game.clone()
+        pending.apply(offer)
+        env.show_game(pending)
+        assert player.act(env, offer.target) == (ACCEPT_ID if want else REJECT_ID)
+    assert (list(game.cash), list(game.owner), game.phase) == (
+        [15_000] * 3, _position().owner, Phase.PRE_ROLL)  # the position is left as it was
+
+
+def test_pending_gains_equal_the_batched_gains() -> None:
+    game, value = _position(), _cash_value()
+    offer = A.offer_trade(2, (JUMLA,), (), 2000)
+    pending = game.clone()
+    pending.apply(offer)
+    target, mine = trade_gains(game, [offer], value)
+    assert pending_gains(pending, value) == pytest.approx((target[0], mine[0]))
+
+
+def test_the_shipped_hard_player_refuses_what_its_policy_would_accept_at_a_loss() -> None:
+    # Seeded positions from real games: the unguarded policy accepts offers that cost it more
+    # than a point of win chance by the value network; the guarded player accepts none, and
+    # accepts a subset of what the policy accepts.
+    from byapar_agents.offer_exploit import Answerer, sample_positions, test_target
+
+    positions = sample_positions(4, seed=0)
+    raw = test_target(Answerer("hard-unguarded"), positions, rollouts=2, checked=1)
+    safe = test_target(Answerer("hard"), positions, rollouts=2, checked=1)
+    assert raw.tried == safe.tried > 0
+    assert raw.bad > 0 and raw.worst_cost > 0.05
+    assert safe.bad == 0 and safe.worst is None
+    assert 0 < safe.accepted < raw.accepted
+
+
+def test_safe_answers_without_a_value_are_the_policys_answers() -> None:
+    game = _position()
+    offers = [A.offer_trade(2, (JUMLA,), (), -2000)]
+    assert safe_answers(_accepting(), None, game, offers) == [True]
+
+
+def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
+    game = _position()
+    bad = A.offer_trade(2, (JUMLA,), (), -8000)  # seat 2 pays 8,000 for Jumla
+    game.apply(bad)
+    expert = ExpertPlayer(seed=0, sims=12)
+    accept = Evaluation(2, [Candidate(A.ACCEPT_TRADE, 1.0, "policy")], 0, 0, 0.0)
+    monkeypatch.setattr(expert, "evaluate", lambda *args, **kwargs: accept)
+    from byapar_agents import expert as expert_module
+
+    monkeypatch.setattr(expert_module, "shipped_value", _cash_value)
+    assert expert.choose(game, 2, game.legal_actions()) == A.REJECT_TRADE
+    fair = _position()
+    fair.apply(A.offer_trade(2, (JUMLA,), (), 2000))  # seat 0 pays seat 2 to take Jumla
+    assert expert.choose(fair, 2, fair.legal_actions()) == A.ACCEPT_TRADE
+
+
+def test_hard_unguarded_is_a_name() -> None:
+    assert make_agent("hard-unguarded").safe_trades is False
+    assert make_agent("hard").safe_trades is True
