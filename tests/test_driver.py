@@ -117,8 +117,12 @@ def test_the_environment_is_a_driver_with_the_same_defaults() -> None:
         SeatDriver().max_trade_steps, SeatDriver().max_decisions)
 
 
-def test_offer_steps_match_the_players_adapter() -> None:
-    """The agents' adapter composes an offer with exactly the driver's steps."""
+def test_offer_steps_are_the_table_ids_of_the_offer() -> None:
+    """An offer composes as start (to the seat so many on), a toggle per place given or asked
+    for, the money if any, submit: each id read back from the action table's own rows, not
+    from the driver's lookups. The players' adapter composes with this very function."""
+    assert agents_offer_steps is offer_steps
+    by_row = {(spec.kind, spec.arg): spec.id for spec in ACTIONS}
     rng = random.Random(1)
     for _ in range(200):
         n = rng.randint(2, 6)
@@ -127,10 +131,18 @@ def test_offer_steps_match_the_players_adapter() -> None:
         cut = rng.randint(0, len(places))
         amount = rng.choice((0, *TRADE_AMOUNTS, *(-a for a in TRADE_AMOUNTS)))
         offer = A.offer_trade(target, places[:cut], places[cut:], amount)
+        expected = [by_row["trade_start", (target - seat) % n]]
+        # The offer keeps its places sorted: given ones first, then those asked for.
+        toggles = sorted(places[:cut]) + sorted(places[cut:])
+        expected += [by_row["trade_toggle", sq] for sq in toggles]
+        expected += [by_row["trade_money", amount]] if amount else []
+        expected += [by_row["trade_submit", 0]]
         steps = offer_steps(seat, n, offer)
-        assert steps == agents_offer_steps(seat, n, offer)
+        assert steps == expected
         assert steps[0] == TRADE_START_IDS[(target - seat) % n - 1] and steps[-1] == SUBMIT_ID
         assert len(steps) == 2 + len(places) + (amount != 0)
+    with pytest.raises(IllegalActionError, match="cannot be composed"):
+        offer_steps(0, 2, A.offer_trade(1, [PLACES[0]], [], 150))
 
 
 def test_an_offer_counts_its_steps_and_is_dropped_at_the_cap() -> None:
