@@ -22,7 +22,7 @@ from pathlib import Path
 
 def one_run(trainer: str, steps: int, seed: int, games: int) -> dict:
     from byapar_agents.arena import ArenaConfig, run_arena
-    from byapar_training.selfplay import Config, train
+    from byapar_training.selfplay import Config, fit_to_budget, train
 
     envs, workers = (64, 1) if trainer == "compact" else (2, 2)
     with tempfile.TemporaryDirectory() as tmp:
@@ -31,6 +31,9 @@ def one_run(trainer: str, steps: int, seed: int, games: int) -> dict:
                         batch_size=512, imitation_games=0, league="random", latest_share=0.0,
                         pool_window=0, table_sizes=(2,), save_every=10**9, eval_every=10**9,
                         eval_games=1, eval_tables="random:1")
+        # As byapar train does: a budget under one rollout (4,096 decisions) shrinks the
+        # rollout, so that the run trains the steps it names, no more.
+        config, _ = fit_to_budget(config, frozenset({"imitation_games", "eval_games"}))
         start = time.time()
         run = train(config)
         seconds = time.time() - start
@@ -40,7 +43,8 @@ def one_run(trainer: str, steps: int, seed: int, games: int) -> dict:
             summary = run_arena(ArenaConfig(players=(str(folder), "random"), games=games,
                                             seed=17))
             me = summary["players"][str(folder)]
-            return {"win_rate": me["win_rate"], "ci95": me["ci95"]}
+            return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": me["games"],
+                    "policy_steps": int(folder.name.removeprefix("step_"))}
 
         return {"trainer": trainer, "seed": seed, "steps": steps, "seconds": round(seconds, 1),
                 "start": rate(pool[0]), "end": rate(pool[-1])}

@@ -15,7 +15,9 @@ def test_training_benchmarks_run_the_real_trainer(capsys, tmp_path) -> None:
     from bench import train_profile, train_speed
 
     shares = train_profile.main(["--steps", "256"])
-    assert 0 < shares["collect rollouts (all below)"] <= 1
+    # Both stages of PPO ran, one after the other: their shares of the run add up to at most 1.
+    collect, update = shares["collect rollouts (all below)"], shares["PPO update"]
+    assert collect > 0 and update > 0 and collect + update <= 1
     out = tmp_path / "speed.json"
     result = train_speed.main(["--steps", "256", "--envs", "4", "--n-steps", "64",
                                "--repeats", "1", "--json", str(out)])
@@ -30,8 +32,18 @@ def test_trainer_parity_trains_both_trainers(capsys) -> None:
 
     results = trainer_parity.main(["--steps", "256", "--games", "2", "--seeds", "0"])
     assert [r["trainer"] for r in results] == ["sb3", "compact"]
-    assert all(0 <= r["end"]["win_rate"] <= 1 for r in results)
-    assert "untrained ->" in capsys.readouterr().out
+    for r in results:
+        # Each trainer trains exactly the budget named (no more: one default rollout is 4,096
+        # decisions), and both policies, the untrained and the trained one, are measured over
+        # the games named, each a share of the win of 0, 1/2 or 1 (a tie shares it).
+        assert (r["start"]["policy_steps"], r["end"]["policy_steps"]) == (0, 256), r
+        for side in ("start", "end"):
+            assert r[side]["games"] == 2
+            assert r[side]["win_rate"] in (0, 0.25, 0.5, 0.75, 1)
+            low, high = r[side]["ci95"]
+            assert low <= r[side]["win_rate"] <= high and high - low > 0.5  # two games say little
+    out = capsys.readouterr().out
+    assert "untrained ->" in out and "after 256 steps" in out
 
 
 @pytest.mark.parametrize(("bench", "args", "lines"), [
