@@ -23,6 +23,7 @@ from .expert import (
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
+from .outside import OUTSIDE_NAMES, make_outside
 from .panel import PANEL_NAMES, PanelPlayer
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
@@ -95,6 +96,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return MediumPlayer()
     if name in PANEL_NAMES:
         return PanelPlayer(name)
+    if name in OUTSIDE_NAMES:  # the outside panel (byapar_agents.outside)
+        return make_outside(name)
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
