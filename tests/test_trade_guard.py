@@ -126,11 +126,11 @@ def test_the_shipped_hard_player_refuses_what_its_policy_would_accept_at_a_loss(
     # Seeded positions from real games: the unguarded policy accepts offers that cost it more
     # than a point of win chance by the value network; the guarded player accepts none, and
     # accepts a subset of what the policy accepts.
-    from byapar_agents.offer_exploit import Answerer, sample_positions, test_target
+    from byapar_agents.offer_exploit import Answerer, probe_target, sample_positions
 
     positions = sample_positions(4, seed=0)
-    raw = test_target(Answerer("hard-unguarded"), positions, rollouts=2, checked=1)
-    safe = test_target(Answerer("hard"), positions, rollouts=2, checked=1)
+    raw = probe_target(Answerer("hard-unguarded"), positions, rollouts=2, checked=1)
+    safe = probe_target(Answerer("hard"), positions, rollouts=2, checked=1)
     assert raw.tried == safe.tried > 0
     assert raw.bad > 0 and raw.worst_cost > 0.05
     assert safe.bad == 0 and safe.worst is None
