@@ -1,0 +1,77 @@
+"""How often a player trades: offers it makes and accepts a game, in the arena's games.
+
+    python -m bench.trade_counts --players hard,medium,medium,medium --games 100 --seed 0
+
+Plays the arena's games of ``--players`` (seats rotated, the same games as ``byapar arena
+--players ... --seed S``) and counts, per game and for the first player's kind (``--watch``,
+default the first name): the offers its seats make, how many of them are accepted, the offers
+its seats receive and accept, and the accepted offers that complete the offering seat's colour
+group, and its win rate with a 95% interval. A player that refuses every offer is safe and
+weak; one that accepts whatever it is offered is exploitable: these counts show which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
+from byapar_agents.trade_guard import ACCEPT_ID, completes_group
+
+from byapar_env.engine import Phase
+
+
+def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> float:
+    """Play game ``index`` of the run; add its counts for ``watch``'s seats to ``counts`` and
+    return ``watch``'s share of the win (divided among its seats)."""
+    kinds, players, seed = seat_game(config, index)
+    mine = {s for s, k in enumerate(kinds) if k == watch}
+
+    def on_decision(env, seat, action):
+        game = env.game
+        if game.phase != Phase.TRADE_ANSWER or game.offer is None:
+            return
+        offerer, offer = game.offer
+        accepted = action == ACCEPT_ID
+        if offerer in mine:
+            counts["offers made"] += 1
+            counts["made and accepted"] += accepted
+        if seat in mine:
+            counts["offers received"] += 1
+            counts["received and accepted"] += accepted
+            counts["accepted completing the offerer's group"] += (
+                accepted and completes_group(game, offerer, offer))
+
+    env = table_env(config, seed)
+    play_through_env(env, players, on_decision)
+    winners = env.game.winners
+    return sum(1 / len(winners) for s in mine if s in winners) / max(len(mine), 1)
+
+
+def run(players: tuple[str, ...], games: int, seed: int, watch: str | None = None) -> dict:
+    """The counts a game over the first ``games`` games of the arena's run of ``seed``."""
+    watch = watch or players[0]
+    config = ArenaConfig(players=players, games=games, seed=seed)
+    counts: Counter = Counter()
+    wins = sum(count_game(config, i, watch, counts) for i in range(games))
+    lo, hi = wilson(wins, games)
+    return {"players": list(players), "watch": watch, "games": games, "seed": seed,
+            "win_rate": wins / games, "ci95": [lo, hi],
+            **{f"{k} a game": round(v / games, 3) for k, v in sorted(counts.items())}}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="hard,medium,medium,medium",
+                    help="comma-separated player names, as for byapar arena")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--watch", default=None, help="the kind counted (default: the first)")
+    args = ap.parse_args(argv)
+    print(json.dumps(run(tuple(args.players.split(",")), args.games, args.seed, args.watch),
+                     indent=2))
+
+
+if __name__ == "__main__":
+    main()
