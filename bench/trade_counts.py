@@ -17,6 +17,7 @@ import json
 from collections import Counter
 
 from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
+from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID, completes_group
 
 from byapar_env.engine import Phase
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--watch", default=None, help="the kind counted (default: the first)")
     args = ap.parse_args(argv)
+    single_thread_blas()  # as byapar arena: small products, one thread
     print(json.dumps(run(tuple(args.players.split(",")), args.games, args.seed, args.watch),
                      indent=2))
 
