@@ -305,13 +305,17 @@ def test_a_resumed_run_keeps_its_own_rollout(tmp_path) -> None:
 def test_a_tiny_training_run_stays_tiny_and_says_what_it_did(tmp_path) -> None:
     pytest.importorskip("sb3_contrib")
     run_dir = tmp_path / "tiny"
+    # --eval-games 2: the final evaluation's games were most of the run's time; the default's
+    # cut (to 20 games a table) is checked on fit_to_budget itself, above.
     done = subprocess.run([*CLI, "train", "--run-dir", str(run_dir), "--total-steps", "200",
-                           "--table-sizes", "2,3"], capture_output=True, text=True, timeout=600)
+                           "--table-sizes", "2,3", "--eval-games", "2"],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert ("one rollout (2,048 steps x 2 environments) is more than the budget of 200 steps: "
             "using --n-steps 100 and --batch-size 200") in out
     assert "imitation warm start cut to 2 games" in out
+    assert "eval at step 200: vs3medium_win_rate" in out
     assert "step 200/200" in out and "step 4,096" not in out
     last = out.strip().splitlines()[-1]
     assert last.startswith("byapar train: 200 steps (200 in the run), ")
