@@ -170,8 +170,11 @@ def test_exploit_trains_against_frozen_copies_and_reports_multiples(tmp_path) ->
                            "--games", "4", "--imitation-games", "2", "--table-sizes", "2,3"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    report = json.loads((run / "exploit.json").read_text())
+    record = json.loads((run / "exploit.json").read_text())
+    report = record["methods"]["ppo"]
     assert set(report["tables"]) == {"2", "3"}
     for size, row in report["tables"].items():
         assert row["multiple"] == pytest.approx(row["win_rate"] * int(size))
-    assert "x chance" in done.stdout
+    worst = max(row["multiple"] for row in report["tables"].values())
+    assert record["worst"] == {"method": "ppo", "multiple": worst}
+    assert "x chance" in done.stdout and "worst of the methods recorded (ppo)" in done.stdout
