@@ -37,6 +37,11 @@ class GameStateError(ByaparError, ValueError):
     """A saved game that is corrupt, or was saved by another version or board."""
 
 
+class UnbalancedMoneyError(GameStateError):
+    """A saved game whose money does not add up: the seats' cash is not the starting cash of
+    every seat plus what the bank paid out less what it received (money from nowhere)."""
+
+
 class SeedError(ByaparError, ValueError):
     """A seed that is not None or a whole number from 0 up (random.Random would fold a negative
     seed onto its absolute value, and truncate or hash a float)."""

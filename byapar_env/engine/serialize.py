@@ -7,11 +7,12 @@ them there. This module is the saved-game interface for callers outside the engi
 
 from __future__ import annotations
 
+from .errors import UnbalancedMoneyError
 from .game import Game
 from .state import FORMAT, VERSION, load_dict, load_json, save_dict, save_json
 
-__all__ = ["FORMAT", "VERSION", "game_from_dict", "game_from_json", "game_to_dict",
-           "game_to_json"]
+__all__ = ["FORMAT", "VERSION", "check_money", "game_from_dict", "game_from_json",
+           "game_to_dict", "game_to_json"]
 
 
 def game_to_dict(game: Game) -> dict:
@@ -22,11 +23,32 @@ def game_to_json(game: Game) -> str:
     return save_json(game)
 
 
+def check_money(game: Game) -> None:
+    """``UnbalancedMoneyError`` (a ``GameStateError``) unless the seats' cash is what play can
+    make of it: every seat's starting cash, plus what the bank paid out (salary, cards,
+    mortgages, sales), less what it received (prices, rents to the bank, taxes, bids). Trades
+    and rents move money between seats and change neither side."""
+    expected = game.num_players * game.rules.starting_cash + game.bank_paid - game.bank_received
+    held = sum(game.cash)
+    if held != expected:
+        raise UnbalancedMoneyError(
+            f"saved game's money does not add up: the seats hold Rs {held:,}, but "
+            f"{game.num_players} x Rs {game.rules.starting_cash:,} to start, plus Rs "
+            f"{game.bank_paid:,} the bank paid out, less Rs {game.bank_received:,} it received, "
+            f"is Rs {expected:,}")
+
+
 def game_from_dict(data: dict) -> Game:
     """A game from ``game_to_dict`` values; GameStateError (naming the field and what is
-    allowed) for anything corrupt or saved by another version or board."""
-    return load_dict(data, Game.__new__(Game))
+    allowed) for anything corrupt or saved by another version or board, and
+    ``UnbalancedMoneyError`` for money that does not add up (``check_money``)."""
+    game = load_dict(data, Game.__new__(Game))
+    check_money(game)
+    return game
 
 
 def game_from_json(text: str | bytes) -> Game:
-    return load_json(text, Game.__new__(Game))
+    """As ``game_from_dict``, from ``game_to_json`` text."""
+    game = load_json(text, Game.__new__(Game))
+    check_money(game)
+    return game
