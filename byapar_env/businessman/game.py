@@ -1,0 +1,1273 @@
+"""The Businessman state machine: one pending decision at a time, never calling the players.
+
+The same design as Byapar's engine (``byapar_env.engine.game``): a turn runs as a small stack of
+tasks (end the turn, move, land, settle a debt, an exchange session, colour picks, a buy offer,
+the Hotel's spins); the engine works through the stack until a player has a choice, and stops
+there; ``apply`` takes that choice and carries on. Every die, shuffle and deal comes from the
+game's own seeded generator; tests force dice with ``force_dice`` and card order with
+``stack_deck``, and set hands and other fields directly.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.errors import IllegalActionError, SeedError, show
+from . import actions as A
+from . import board as B
+from .actions import Action, ActionKind
+from .rules import Rules
+from .state import (
+    BANK,
+    CLONE_COPIES,
+    T_DEBT,
+    T_END_TURN,
+    T_LAND,
+    T_MOVE,
+    T_OFFER,
+    T_PICK,
+    T_SESSION,
+    T_SESSION_TRADE,
+    T_SPIN,
+    Phase,
+    Trade,
+    load_json,
+    save_json,
+)
+
+K = ActionKind
+_F = B.FIGURES
+_CELLS = B.CELLS
+_KIND = tuple(c.kind for c in _CELLS)
+_PRICE = tuple(c.price + (_F.abroad_surcharge if B.IS_ABROAD[c.index] else 0) for c in _CELLS)
+_PRINTED = tuple(c.price for c in _CELLS)
+_PLEDGE = tuple(c.pledge for c in _CELLS)
+_REDEEM = tuple(v + v * _F.redeem_interest_percent // 100 for v in _PLEDGE)
+_BRANCH_COST = tuple(c.branch_cost for c in _CELLS)
+_ENTERPRISE_COST = tuple(c.enterprise_cost for c in _CELLS)
+_BRANCH_SALE = tuple(x * _F.building_sale_percent // 100 for x in _BRANCH_COST)
+_ENTERPRISE_SALE = tuple(x * _F.building_sale_percent // 100 for x in _ENTERPRISE_COST)
+_RENTS = tuple(c.rents for c in _CELLS)
+_GROUP = B.GROUP_OF
+_IS_LOT = B.IS_LOT
+_OWNABLES = B.OWNABLES
+_LOTS = B.LOTS
+_COLOURS = range(B.NUM_COLOURS)
+_POINT = _F.point
+_PMIN, _PMAX = _F.price_min, _F.price_max
+_SIDES = _F.dice_sides
+_EX = B.EXCHANGE_KINDS
+_SUPER = B.SUPERMARKET_CELL
+_SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
+_PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
+                        K.SELL_BUILDING)
+_CASH_STEPS = _F.trade_cash_steps
+_GIVE_CASH = tuple(A._GIVE_CASH[x] for x in _CASH_STEPS)
+_TAKE_CASH = tuple(A._TAKE_CASH[x] for x in _CASH_STEPS)
+
+
+def _money(amount: int) -> str:
+    return f"{amount:,} cr"
+
+
+def redeem_cost(cell: int) -> int:
+    """What redeeming the pledged ``cell`` costs: its pledge value plus 10%."""
+    return _REDEEM[cell]
+
+
+def purchase_price(cell: int) -> int:
+    """What buying the unowned ``cell`` costs (the printed price, plus the surcharge abroad)."""
+    return _PRICE[cell]
+
+
+class Game:
+    """One game of Businessman. Seats are numbered 0 to ``num_players - 1`` in turn order.
+
+    Public state (read freely; scenario tests set it up directly): per seat ``cash``, ``track``
+    (board.BIG, ABROAD, MOTORWAY, ROULETTE), ``position`` (a cell id; a token at M0 stands on
+    cell 5 with track MOTORWAY), ``laps``, ``shares`` (one count per colour), ``hands`` (the
+    secret Exchange hand: card kinds in increasing order), ``passes`` (kept exchange passes, by
+    deck), ``bankrupt``; per cell ``owner`` (-1: unowned), ``level`` (0 bare, 1 a branch, 2 a
+    branch and an enterprise), ``mortgaged``, ``pledge_lap``; ``prices`` and ``supply`` per
+    colour; ``played`` (Exchange cards out of the game, in order); ``decks`` (Surprise and
+    Notice card numbers, top first); ``turn``, ``round``, ``phase``, ``current_player``,
+    ``log``. Every field is declared with its type and range in ``state.STATE``.
+    """
+
+    def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a businessman Rules value, got {type(rules).__name__}")
+        if not (seed is None or (type(seed) is int and seed >= 0)):
+            raise SeedError(f"seed must be a whole number from 0 up (an int, not a bool or "
+                            f"float), or None; got {show(seed)}")
+        n = rules.num_players
+        self.rules = rules
+        self.num_players = n
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.cash = [_F.starting_cash] * n
+        self.track = [B.BIG] * n
+        self.position = [0] * n
+        self.laps = [0] * n
+        self.shares = [[_F.starting_shares] * B.NUM_COLOURS for _ in range(n)]
+        self.passes: list[list[str]] = [[] for _ in range(n)]
+        self.bankrupt = [False] * n
+        self.owner = [BANK] * B.NUM_CELLS
+        self.level = [0] * B.NUM_CELLS
+        self.mortgaged = [False] * B.NUM_CELLS
+        self.pledge_lap = [-1] * B.NUM_CELLS
+        self.prices = [_F.price_start] * B.NUM_COLOURS
+        self.supply = [_F.shares_per_colour - n * _F.starting_shares] * B.NUM_COLOURS
+        self.played: list[int] = []
+        self.decks: dict[str, list[int]] = {}
+        for d in B.DECKS:
+            cards = list(range(1, B.DECK_SIZE[d] + 1))
+            self.rng.shuffle(cards)
+            self.decks[d] = cards
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for deck, per_seat in ((B.LARGE, _F.hand_large), (B.SMALL, _F.hand_small)):
+            cards = list(B.EXCHANGE_DECK[deck])
+            self.rng.shuffle(cards)
+            for s in range(n):
+                hands[s].extend(cards[s * per_seat:(s + 1) * per_seat])
+        self.hands = [sorted(h) for h in hands]  # the undealt cards stay out of the game
+        self.turn = 0
+        self.round = 1
+        self.turn_count = 1
+        self.dice = (0, 0)
+        self.trades_made = 0
+        self.phase = Phase.PRE_ROLL
+        self.current_player = 0
+        self.tasks: list[tuple[int, ...]] = []
+        self.pending_cell = -1
+        self.fork = -1
+        self.picks_left = 0
+        self.session_bought = [0] * B.NUM_COLOURS
+        self.trade: Trade | None = None
+        self.debt: tuple[int, ...] | None = None
+        self.winners: list[int] = []
+        self.forced_dice: list[tuple[int, int]] = []
+        self.bank_paid = 0  # money the bank has paid out
+        self.bank_received = 0  # money paid to the bank
+        self.log: list[str] = [f"Round 1: seat 0 to play ({n} players)"]
+        self.version = 0  # counts applied actions
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.num_players) if not self.bankrupt[s]]
+
+    def lots_of(self, seat: int) -> list[int]:
+        """The lots (and the Supermarket) ``seat`` owns."""
+        return [c for c in _OWNABLES if self.owner[c] == seat]
+
+    def owns_group(self, seat: int, cell: int) -> bool:
+        group = _GROUP[cell]
+        return group is not None and all(self.owner[c] == seat for c in group)
+
+    def rent(self, cell: int) -> int:
+        """The rent a visitor other than the owner would owe on lot ``cell`` now."""
+        o = self.owner[cell]
+        if o == BANK or self.mortgaged[cell]:
+            return 0
+        if not _IS_LOT[cell]:
+            return _F.supermarket_fee
+        lv = self.level[cell]
+        if lv:
+            return _RENTS[cell][lv]
+        base = _RENTS[cell][0]
+        return base * _F.whole_group_rent_multiplier if self.owns_group(o, cell) else base
+
+    def share_value(self, seat: int) -> int:
+        return sum(self.shares[seat][c] * self.prices[c] for c in _COLOURS) * _POINT
+
+    def net_worth(self, seat: int) -> int:
+        """Cash + unpledged lots at price + pledged ones at price less the redeem cost +
+        buildings at cost + shares at the current prices; 0 once bankrupt. Exchange cards and
+        passes count nothing."""
+        if self.bankrupt[seat]:
+            return 0
+        total = self.cash[seat] + self.share_value(seat)
+        for c in _OWNABLES:
+            if self.owner[c] == seat:
+                if self.mortgaged[c]:
+                    total += _PRINTED[c] - _REDEEM[c]
+                else:
+                    total += _PRINTED[c]
+                lv = self.level[c]
+                if lv:
+                    total += _BRANCH_COST[c] + (_ENTERPRISE_COST[c] if lv == 2 else 0)
+        return total
+
+    def liquidation_value(self, seat: int) -> int:
+        """Cash after selling every building and pledging every lot (shares never count)."""
+        total = self.cash[seat]
+        for c in _OWNABLES:
+            if self.owner[c] == seat:
+                lv = self.level[c]
+                if lv:
+                    total += _BRANCH_SALE[c] + (_ENTERPRISE_SALE[c] if lv == 2 else 0)
+                if not self.mortgaged[c]:
+                    total += _PLEDGE[c]
+        return total
+
+    def debt_owed(self) -> int:
+        return sum(self.debt[3::2]) if self.debt else 0
+
+    def tokens_left(self) -> tuple[int, int]:
+        """Branch and enterprise tokens still with the bank."""
+        lv = self.level
+        branches = sum(1 for c in _LOTS if lv[c])
+        enterprises = sum(1 for c in _LOTS if lv[c] == 2)
+        return _F.branch_tokens - branches, _F.enterprise_tokens - enterprises
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of ``current_player`` now; never empty while the game is on."""
+        ph = self.phase
+        p = self.current_player
+        if ph == Phase.PRE_ROLL:
+            acts = [A.ROLL]
+            self._cell_actions(p, True, acts, _OWNABLES)
+            if self.passes[p]:
+                acts.append(A.USE_PASS)
+            if self.trades_made < _F.max_trades_per_turn:
+                bankrupt = self.bankrupt
+                for s in range(self.num_players):
+                    if s != p and not bankrupt[s]:
+                        acts.append(A._START_TRADE[s])
+            return acts
+        if ph == Phase.BUY_OFFER:
+            c = self.pending_cell
+            if self.cash[p] >= _PRICE[c]:
+                return [A._BUY[c], A._DECLINE[c]]
+            return [A._DECLINE[c]]
+        if ph == Phase.EXCHANGE_TRADE:
+            return self._session_actions(p)
+        if ph == Phase.FORK:
+            f = self.fork
+            if self._fork_allowed(p, f):
+                return [A._YES[f], A._NO[f]]
+            return [A._NO[f]]
+        if ph == Phase.PICK_COLOUR:
+            supply = self.supply
+            return [A._PICK[c] for c in _COLOURS if supply[c]]
+        if ph == Phase.EXCHANGE_CARD:
+            return self._card_actions(p)
+        if ph == Phase.HOTEL_MENU:
+            opts = A._HOTEL_OPTIONS
+            return list(opts) if self.rules.abroad_enabled else list(opts[1:])
+        if ph == Phase.RAISE_FUNDS:
+            acts: list[Action] = []
+            self._cell_actions(p, False, acts, _OWNABLES)
+            return acts
+        if ph == Phase.TRADE_COMPOSE:
+            return self._compose_actions(p)
+        if ph == Phase.TRADE_RESPONSE:
+            if self._trade_error() is None:
+                return [A.ACCEPT_TRADE, A.REJECT_TRADE]
+            return [A.REJECT_TRADE]
+        return []
+
+    def _cell_actions(self, p: int, pre_roll: bool, acts: list[Action],
+                      cells: tuple[int, ...]) -> None:
+        """Pledges, redemptions, builds and sales open to ``p`` on ``cells``."""
+        owner = self.owner
+        lv = self.level
+        mort = self.mortgaged
+        cash = self.cash[p]
+        tokens = None
+        for c in cells:
+            if owner[c] != p:
+                continue
+            if mort[c]:
+                if pre_roll and cash >= _REDEEM[c]:
+                    acts.append(A._REDEEM[c])
+                continue
+            level = lv[c]
+            if level:
+                acts.append(A._SELL[c])
+            else:
+                acts.append(A._MORTGAGE[c])
+            if not pre_roll or level == 2:
+                continue
+            group = _GROUP[c]
+            if group is None:
+                continue
+            whole = True
+            for g in group:
+                if owner[g] != p or mort[g]:
+                    whole = False
+                    break
+            if not whole:
+                continue
+            if tokens is None:
+                tokens = self.tokens_left()
+            if level == 0:
+                if tokens[0] and cash >= _BRANCH_COST[c]:
+                    acts.append(A._BRANCH[c])
+            elif tokens[1] and cash >= _ENTERPRISE_COST[c]:
+                acts.append(A._ENTERPRISE[c])
+
+    def _fork_allowed(self, p: int, fork: int) -> bool:
+        if fork == B.FORK_BROKER:
+            return self.cash[p] >= _F.broker_fee
+        if fork == B.FORK_CUSTOMS:
+            return self.cash[p] + self._customs_sale(p) >= _F.customs_fee
+        return True
+
+    def _customs_sale(self, p: int) -> int:
+        sh = self.shares[p]
+        return sum(sh[c] // 2 * self.prices[c] for c in _COLOURS) * _POINT
+
+    def _session_actions(self, p: int) -> list[Action]:
+        acts = []
+        cash = self.cash[p]
+        sh = self.shares[p]
+        prices = self.prices
+        bought = self.session_bought
+        supply = self.supply
+        limit = _F.session_buy_limit
+        for c in _COLOURS:
+            if bought[c] < limit and supply[c] and cash >= prices[c] * _POINT:
+                acts.append(A._BUY_SHARE[c])
+            if sh[c]:
+                acts.append(A._SELL_SHARE[c])
+        acts.append(A.END_SESSION)
+        return acts
+
+    def card_effect(self, kind: int, colour: int, down: bool) -> tuple[list[int], list[int]]:
+        """The raw targets q and the new prices of playing Exchange card ``kind`` on
+        ``colour`` (``down``: halve with a Deuce) at the current prices."""
+        ex = _EX[kind]
+        old = self.prices
+        q = list(old)
+        if ex.kind == "double":
+            q[colour] = old[colour] // 2 if down else old[colour] * 2
+        elif ex.kind == "fall":
+            q[colour] = old[colour] - ex.down
+        else:  # boom, rise: the chosen colour up, the others down
+            for c in _COLOURS:
+                q[c] = old[c] + ex.up if c == colour else old[c] - ex.down
+        new = [_PMIN if x < _PMIN else _PMAX if x > _PMAX else x for x in q]
+        return q, new
+
+    def card_cost(self, seat: int, kind: int, colour: int, down: bool) -> int:
+        """What ``seat`` pays the bank (negative: is paid) for the price moves of the card."""
+        _, new = self.card_effect(kind, colour, down)
+        sh = self.shares[seat]
+        old = self.prices
+        return sum((new[c] - old[c]) * sh[c] for c in _COLOURS) * _POINT
+
+    def _card_actions(self, p: int) -> list[Action]:
+        acts = []
+        cash = self.cash[p]
+        seen = -1
+        for slot, kind in enumerate(self.hands[p]):
+            if kind == seen:  # a slot holding the same card as the one before: the same play
+                continue
+            seen = kind
+            play = A._PLAY[slot]
+            downs = (False, True) if _EX[kind].kind == "double" else (False,)
+            for c in _COLOURS:
+                for d in downs:
+                    if self.card_cost(p, kind, c, d) <= cash:
+                        acts.append(play[c][d])
+        acts.append(A.SKIP_CARD)
+        return acts
+
+    def _compose_actions(self, p: int) -> list[Action]:
+        t = self.trade
+        s = t.target
+        acts = []
+        if t.steps < _F.max_compose_steps:
+            toggles = t.toggles
+            if toggles is None:
+                toggles = t.toggles = []
+                owner, mort, lv = self.owner, self.mortgaged, self.level
+                for c in _OWNABLES:
+                    o = owner[c]
+                    if o in (p, s) and not mort[c] and not lv[c]:
+                        toggles.append(A._GIVE_LOT[c] if o == p else A._TAKE_LOT[c])
+            acts.extend(toggles)
+            mine, theirs = self.shares[p], self.shares[s]
+            for c in _COLOURS:
+                net = t.shares[c]
+                if net + 1 <= mine[c]:
+                    acts.append(A._GIVE_SHARE[c])
+                if 1 - net <= theirs[c]:
+                    acts.append(A._TAKE_SHARE[c])
+            for i, x in enumerate(_CASH_STEPS):
+                if t.cash + x <= self.cash[p]:
+                    acts.append(_GIVE_CASH[i])
+                if x - t.cash <= self.cash[s]:
+                    acts.append(_TAKE_CASH[i])
+        if not t.is_empty():
+            acts.append(A.SUBMIT_TRADE)
+        acts.append(A.CANCEL_TRADE)
+        return acts
+
+    def _trade_error(self) -> str | None:
+        """Why the proposal could not be carried out now, or None."""
+        t = self.trade
+        p, s = self.turn, t.target
+        for seat, cells in ((p, t.give), (s, t.take)):
+            for c in cells:
+                if self.owner[c] != seat or self.mortgaged[c] or self.level[c]:
+                    return f"seat {seat} no longer holds {_CELLS[c].name} bare and unpledged"
+        for c in _COLOURS:
+            net = t.shares[c]
+            if net > self.shares[p][c] or -net > self.shares[s][c]:
+                return f"the shares of {B.COLOURS[c]} are no longer there"
+        if t.cash > self.cash[p] or -t.cash > self.cash[s]:
+            return "the cash is no longer there"
+        return None
+
+    def is_legal(self, action: object) -> bool:
+        return self._illegal_reason(action) is None
+
+    def _illegal_reason(self, action: object) -> str | None:
+        if self.phase == Phase.GAME_OVER:
+            return "the game is over"
+        bad = A.field_error(action)
+        if bad is not None:
+            return bad
+        if self._allowed(action):
+            return None
+        return "it is not among the legal actions"
+
+    def _allowed(self, a: Action) -> bool:
+        """Whether the well-formed action ``a`` is legal now: the rules of ``legal_actions``,
+        checked for this one action (the fuzz tests compare the two)."""
+        k, arg, colour, down = a
+        ph = self.phase
+        p = self.current_player
+        if ph == Phase.PRE_ROLL or ph == Phase.RAISE_FUNDS:
+            pre = ph == Phase.PRE_ROLL
+            if k in _PRE_ROLL_CELL_KINDS:
+                if not pre and k != K.MORTGAGE and k != K.SELL_BUILDING:
+                    return False
+                acts: list[Action] = []
+                self._cell_actions(p, pre, acts, (arg,))
+                return a in acts
+            if not pre:
+                return False
+            if k == K.ROLL:
+                return True
+            if k == K.USE_PASS:
+                return bool(self.passes[p])
+            if k == K.START_TRADE:
+                return (self.trades_made < _F.max_trades_per_turn and arg < self.num_players
+                        and arg != p and not self.bankrupt[arg])
+            return False
+        if ph == Phase.TRADE_COMPOSE:
+            t = self.trade
+            if k == K.CANCEL_TRADE:
+                return True
+            if k == K.SUBMIT_TRADE:
+                return not t.is_empty()
+            if t.steps >= _F.max_compose_steps:
+                return False
+            s = t.target
+            if k == K.TRADE_GIVE_LOT or k == K.TRADE_TAKE_LOT:
+                seat = p if k == K.TRADE_GIVE_LOT else s
+                return (self.owner[arg] == seat and not self.mortgaged[arg]
+                        and not self.level[arg])
+            if k == K.TRADE_GIVE_SHARE:
+                return t.shares[colour] + 1 <= self.shares[p][colour]
+            if k == K.TRADE_TAKE_SHARE:
+                return 1 - t.shares[colour] <= self.shares[s][colour]
+            if k == K.TRADE_GIVE_CASH:
+                return t.cash + arg <= self.cash[p]
+            if k == K.TRADE_TAKE_CASH:
+                return arg - t.cash <= self.cash[s]
+            return False
+        if ph == Phase.EXCHANGE_TRADE:
+            if k == K.END_SESSION:
+                return True
+            if k == K.BUY_SHARE:
+                return (self.session_bought[colour] < _F.session_buy_limit
+                        and self.supply[colour] > 0
+                        and self.cash[p] >= self.prices[colour] * _POINT)
+            if k == K.SELL_SHARE:
+                return self.shares[p][colour] > 0
+            return False
+        if ph == Phase.EXCHANGE_CARD:
+            if k == K.SKIP_CARD:
+                return True
+            if k != K.PLAY_CARD:
+                return False
+            hand = self.hands[p]
+            if arg >= len(hand) or (arg and hand[arg] == hand[arg - 1]):
+                return False
+            kind = hand[arg]
+            if down and _EX[kind].kind != "double":
+                return False
+            return self.card_cost(p, kind, colour, down) <= self.cash[p]
+        return a in self.legal_actions()
+
+    def _illegal_message(self, action: object, reason: str) -> str:
+        what = str(action) if isinstance(action, Action) else show(action)
+        if self.phase == Phase.GAME_OVER:
+            return f"illegal action {what}: the game is over, no action is legal"
+        legal = [str(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
+        return (f"illegal action {what} for seat {self.current_player} in {self.phase.name}: "
+                f"{reason}. Legal now: {shown}")
+
+    # ------------------------------------------------------------------ chance
+    def force_dice(self, *rolls: tuple[int, int]) -> None:
+        """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
+        for r in rolls:
+            ok = (isinstance(r, (tuple, list)) and len(r) == 2
+                  and all(type(d) is int and 1 <= d <= _SIDES for d in r))
+            if not ok:
+                raise ValueError(f"a forced roll is a pair of two dice from 1 to {_SIDES}, "
+                                 f"got {show(r)}")
+        self.forced_dice.extend((r[0], r[1]) for r in rolls)
+
+    def stack_deck(self, deck: str, *codes: str | int) -> None:
+        """Put these cards (codes like ``"SU6"`` or numbers) on top of ``deck``, first on top."""
+        if type(deck) is not str or deck not in self.decks:
+            raise ValueError(f"deck must be one of {list(self.decks)}, got {show(deck)}")
+        cards = self.decks[deck]
+        numbers = []
+        for code in codes:
+            number = code
+            if type(code) is str:
+                number = next((c.number for c in B.CARDS[deck] if c.code == code), None)
+            if type(number) is not int or number not in cards:
+                raise ValueError(f"card {show(code)} is not in the {deck} deck now")
+            numbers.append(number)
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"each card can be stacked once, got {list(codes)}")
+        rest = [c for c in cards if c not in numbers]
+        cards[:] = numbers + rest
+
+    def _roll(self) -> tuple[int, int]:
+        if self.forced_dice:
+            d = self.forced_dice.pop(0)
+        else:
+            r = self.rng.random
+            d = (int(r() * _SIDES) + 1, int(r() * _SIDES) + 1)
+        self.dice = d
+        return d
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: Action) -> None:
+        """Take ``action`` for ``current_player``; IllegalActionError, changing nothing, if it
+        is not legal now."""
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(self._illegal_message(action, reason))
+        self.version += 1
+        k, arg, colour, down = action
+        if K.TRADE_GIVE_LOT <= k <= K.TRADE_TAKE_CASH:
+            self._compose(k, arg, colour)
+            return
+        p = self.current_player
+        log = self.log
+        if k == K.ROLL:
+            self._do_roll(p)
+        elif k == K.BUY:
+            c = self.pending_cell
+            self._pay_bank(p, _PRICE[c])
+            self.owner[c] = p
+            self.pending_cell = -1
+            log.append(f"seat {p} buys {_CELLS[c].name} for {_money(_PRICE[c])}")
+            self._run()
+        elif k == K.DECLINE:
+            log.append(f"seat {p} does not buy {_CELLS[self.pending_cell].name}")
+            self.pending_cell = -1
+            self._run()
+        elif k == K.YES or k == K.NO:
+            self._answer_fork(p, arg, k == K.YES)
+        elif k == K.PICK_COLOUR:
+            self.shares[p][colour] += 1
+            self.supply[colour] -= 1
+            self.picks_left -= 1
+            log.append(f"seat {p} takes a share of {B.COLOURS[colour]}")
+            if self.picks_left == 0 or not any(self.supply):
+                if self.picks_left:
+                    log.append(f"the bank has no shares left: {self.picks_left} lost")
+                self.picks_left = 0
+                self._run()
+        elif k == K.BUY_SHARE:
+            self._pay_bank(p, self.prices[colour] * _POINT)
+            self.shares[p][colour] += 1
+            self.supply[colour] -= 1
+            self.session_bought[colour] += 1
+            log.append(f"seat {p} buys a share of {B.COLOURS[colour]} for "
+                       f"{_money(self.prices[colour] * _POINT)}")
+        elif k == K.SELL_SHARE:
+            self._bank_pays(p, self.prices[colour] * _POINT)
+            self.shares[p][colour] -= 1
+            self.supply[colour] += 1
+            log.append(f"seat {p} sells a share of {B.COLOURS[colour]} for "
+                       f"{_money(self.prices[colour] * _POINT)}")
+        elif k == K.END_SESSION:
+            log.append(f"seat {p} ends the exchange session")
+            self.session_bought = [0] * B.NUM_COLOURS
+            self._run()
+        elif k == K.PLAY_CARD:
+            self._play_card(p, arg, colour, down)
+        elif k == K.SKIP_CARD:
+            log.append(f"seat {p} plays no Exchange card")
+            self.tasks.append((T_SESSION_TRADE,))
+            self._run()
+        elif k == K.HOTEL:
+            self._hotel(p, arg)
+        elif k == K.MORTGAGE:
+            self.mortgaged[arg] = True
+            self.pledge_lap[arg] = self.laps[p]
+            self._bank_pays(p, _PLEDGE[arg])
+            log.append(f"seat {p} pledges {_CELLS[arg].name} for {_money(_PLEDGE[arg])}")
+            self._after_raise(p)
+        elif k == K.SELL_BUILDING:
+            if self.level[arg] == 2:
+                amount, what = _ENTERPRISE_SALE[arg], "an enterprise"
+            else:
+                amount, what = _BRANCH_SALE[arg], "a branch"
+            self.level[arg] -= 1
+            self._bank_pays(p, amount)
+            log.append(f"seat {p} sells {what} on {_CELLS[arg].name} for {_money(amount)}")
+            self._after_raise(p)
+        elif k == K.REDEEM:
+            self._pay_bank(p, _REDEEM[arg])
+            self.mortgaged[arg] = False
+            self.pledge_lap[arg] = -1
+            log.append(f"seat {p} redeems {_CELLS[arg].name} for {_money(_REDEEM[arg])}")
+        elif k == K.BUILD_BRANCH:
+            self._pay_bank(p, _BRANCH_COST[arg])
+            self.level[arg] = 1
+            log.append(f"seat {p} builds a branch on {_CELLS[arg].name}")
+        elif k == K.BUILD_ENTERPRISE:
+            self._pay_bank(p, _ENTERPRISE_COST[arg])
+            self.level[arg] = 2
+            log.append(f"seat {p} builds an enterprise on {_CELLS[arg].name}")
+        elif k == K.USE_PASS:
+            deck = self.passes[p].pop(0)
+            self.decks[deck].append(B.PASS_CARD[deck])
+            log.append(f"seat {p} uses an exchange pass ({deck})")
+            self.tasks = [(T_SESSION,)]
+            self._run()
+        elif k == K.START_TRADE:
+            self.trades_made += 1
+            self.trade = Trade(arg)
+            self.phase = Phase.TRADE_COMPOSE
+            log.append(f"seat {p} starts a trade proposal to seat {arg}")
+        elif k == K.SUBMIT_TRADE:
+            t = self.trade
+            self.phase = Phase.TRADE_RESPONSE
+            self.current_player = t.target
+            log.append(f"seat {p} proposes to seat {t.target}: {self.trade_text(t)}")
+        elif k == K.CANCEL_TRADE:
+            self.trade = None
+            self.phase = Phase.PRE_ROLL
+            log.append(f"seat {p} cancels the proposal")
+        elif k == K.ACCEPT_TRADE or k == K.REJECT_TRADE:
+            self._answer_trade(k == K.ACCEPT_TRADE)
+
+    # ------------------------------------------------------------------ money
+    def _pay_bank(self, seat: int, amount: int) -> None:
+        self.cash[seat] -= amount
+        self.bank_received += amount
+
+    def _bank_pays(self, seat: int, amount: int) -> None:
+        self.cash[seat] += amount
+        self.bank_paid += amount
+
+    # ------------------------------------------------------------------ the turn
+    def _do_roll(self, p: int) -> None:
+        d1, d2 = self._roll()
+        self.log.append(f"seat {p} rolls {d1}+{d2}")
+        tasks = [(T_END_TURN,), (T_MOVE, d1 + d2)]
+        if (d1, d2) == _F.exchange_roll:
+            self.log.append(f"seat {p} rolled {d1}:{d2}: one exchange session first")
+            tasks.append((T_SESSION,))
+        self.tasks = tasks
+        self._run()
+
+    def _run(self) -> None:
+        """Work through the task stack until a decision is pending or the turn has passed on."""
+        self.phase = Phase.PRE_ROLL  # provisional; a task needing a decision sets its own
+        tasks = self.tasks
+        while tasks:
+            t = tasks.pop()
+            code = t[0]
+            if code == T_MOVE:
+                self._move(t[1])
+            elif code == T_LAND:
+                if self._land():
+                    return
+            elif code == T_DEBT:
+                if self._settle(t):
+                    return
+            elif code == T_OFFER:
+                c = t[1]
+                if self.owner[c] == BANK and not self.bankrupt[self.turn]:
+                    self.pending_cell = c
+                    self.phase = Phase.BUY_OFFER
+                    self.current_player = self.turn
+                    return
+            elif code == T_SESSION:
+                self.session_bought = [0] * B.NUM_COLOURS
+                self.current_player = self.turn
+                if self.hands[self.turn]:
+                    self.phase = Phase.EXCHANGE_CARD
+                else:
+                    self.phase = Phase.EXCHANGE_TRADE
+                return
+            elif code == T_SESSION_TRADE:
+                self.phase = Phase.EXCHANGE_TRADE
+                self.current_player = self.turn
+                return
+            elif code == T_PICK:
+                if any(self.supply):
+                    self.picks_left = t[1]
+                    self.phase = Phase.PICK_COLOUR
+                    self.current_player = self.turn
+                    return
+                self.log.append(f"the bank has no shares left: {t[1]} lost")
+            elif code == T_SPIN:
+                self._spin(t[1], t[2])
+            else:
+                self._end_turn()
+                return
+            tasks = self.tasks  # bankruptcy replaces the stack
+        if self.phase != Phase.GAME_OVER:
+            self.phase = Phase.PRE_ROLL
+            self.current_player = self.turn
+
+    def _place(self, p: int, track: int, cell: int) -> None:
+        self.track[p] = track
+        self.position[p] = cell
+
+    def _pass_start(self, p: int) -> None:
+        self._bank_pays(p, _F.start_pay)
+        self.log.append(f"seat {p} reaches Start: {_money(_F.start_pay)}")
+        self._add_lap(p)
+
+    def _add_lap(self, p: int) -> None:
+        self.laps[p] += 1
+        lap = self.laps[p]
+        owner, mort, pl = self.owner, self.mortgaged, self.pledge_lap
+        for c in _OWNABLES:
+            if owner[c] == p and mort[c] and lap >= pl[c] + _F.forfeit_laps:
+                owner[c] = BANK
+                mort[c] = False
+                pl[c] = -1
+                self.log.append(f"seat {p} forfeits the pledged {_CELLS[c].name} to the bank")
+
+    def _move(self, roll: int) -> None:
+        p = self.turn
+        tr = self.track[p]
+        pos = self.position[p]
+        if tr == B.BIG:
+            new = pos + roll
+            if new >= B.BIG_CELLS:
+                new -= B.BIG_CELLS
+                self._pass_start(p)
+        elif tr == B.ABROAD:
+            j = pos - B.ABROAD_FIRST + roll
+            if j < B.ABROAD_CELLS:
+                new = B.ABROAD_FIRST + j
+            else:
+                self.log.append(f"seat {p} comes home from abroad")
+                self._add_lap(p)
+                new = _F.customs_cell + j - (B.ABROAD_CELLS - 1)
+                if new >= B.BIG_CELLS:
+                    new -= B.BIG_CELLS
+                    self._pass_start(p)
+                tr = B.BIG
+        elif tr == B.MOTORWAY:
+            k = 0 if pos == _F.motorway_entry_cell else pos - B.MOTORWAY_FIRST + 1
+            new = B.MOTORWAY_FIRST - 1 + min(k + roll, B.MOTORWAY_CELLS)
+        else:
+            new = B.ROULETTE_FIRST + (pos - B.ROULETTE_FIRST + roll) % B.ROULETTE_CELLS
+        self.track[p] = tr
+        self.position[p] = new
+        self.log.append(f"seat {p} moves to {_CELLS[new].name}")
+        self.tasks.append((T_LAND,))
+
+    def _ask_fork(self, p: int, fork: int) -> bool:
+        self.fork = fork
+        self.phase = Phase.FORK
+        self.current_player = p
+        return True
+
+    def _land(self) -> bool:
+        """The effect of the cell the turn's player stands on; True when a decision is pending."""
+        p = self.turn
+        c = self.position[p]
+        kind = _KIND[c]
+        tasks = self.tasks
+        cell = _CELLS[c]
+        if kind == B.LOT:
+            o = self.owner[c]
+            if o == BANK:
+                tasks.append((T_OFFER, c))
+            elif o == p:
+                pass
+            elif self.mortgaged[c]:
+                self.log.append(f"{cell.name} is pledged: no rent")
+            else:
+                tasks.append((T_DEBT, p, o, self.rent(c)))
+        elif kind == B.SURPRISE or kind == B.NOTICE:
+            self._draw(B.SURPRISE_DECK if kind == B.SURPRISE else B.NOTICE_DECK, p)
+        elif kind == B.PENALTY or kind == B.M_ACCIDENT or kind == B.R_LOSS:
+            tasks.append((T_DEBT, p, BANK, cell.amount))
+        elif kind == B.WIN or kind == B.PROFIT:
+            self._bank_pays(p, cell.amount)
+            self.log.append(f"seat {p} receives {_money(cell.amount)}")
+        elif kind == B.SUPERMARKET:
+            o = self.owner[c]
+            fee = _F.supermarket_fee
+            if o == BANK:
+                tasks.append((T_OFFER, c))
+                tasks.append((T_DEBT, p, BANK, fee))
+            elif o == p:
+                pass
+            elif self.mortgaged[c]:
+                tasks.append((T_DEBT, p, BANK, fee))
+            else:
+                tasks.append((T_DEBT, p, o, _SUPER_OWNER_SHARE, BANK, fee - _SUPER_OWNER_SHARE))
+        elif kind == B.EXCHANGE:
+            tasks.append((T_SESSION,))
+        elif kind == B.GIFT:
+            tasks.append((T_PICK, cell.amount))
+        elif kind == B.MOTORWAY_ENTRY:
+            return self._ask_fork(p, B.FORK_MOTORWAY)
+        elif kind == B.ROULETTE_ENTRY:
+            return self._ask_fork(p, B.FORK_ROULETTE)
+        elif kind == B.CUSTOMS:
+            if self.rules.abroad_enabled:
+                return self._ask_fork(p, B.FORK_CUSTOMS)
+        elif kind == B.BROKER:
+            return self._ask_fork(p, B.FORK_BROKER)
+        elif kind == B.HOTEL:
+            self.phase = Phase.HOTEL_MENU
+            self.current_player = p
+            return True
+        elif kind == B.M_SHARES:
+            tasks.append((T_SESSION,))
+            tasks.append((T_PICK, cell.amount))
+        elif kind == B.M_HALF:
+            half = self.cash[p] // 2
+            if half:
+                tasks.append((T_DEBT, p, BANK, half))
+        elif kind == B.M_INTERSECTION:
+            self._place(p, B.BIG, _F.motorway_exit_cell)
+            self.log.append(f"seat {p} leaves the motorway at the intersection")
+            tasks.append((T_DEBT, p, BANK, cell.amount))
+        elif kind == B.R_EXIT or kind == B.R_BANK:
+            if kind == B.R_BANK:
+                self._bank_pays(p, cell.amount)
+                self.log.append(f"seat {p} wins {_money(cell.amount)} at the roulette")
+            self._place(p, B.BIG, _F.roulette_exit_cell)
+            self.log.append(f"seat {p} leaves the roulette")
+        return False
+
+    def _others_in_order(self, p: int) -> list[int]:
+        n = self.num_players
+        return [(p + i) % n for i in range(1, n) if not self.bankrupt[(p + i) % n]]
+
+    def _draw(self, deck: str, p: int) -> None:
+        cards = self.decks[deck]
+        number = cards.pop(0)
+        card = B.CARDS[deck][number - 1]
+        self.log.append(f"seat {p} draws {card.code}: {card.text}")
+        effect = card.effect
+        if effect == "pass":
+            self.passes[p].append(deck)
+            return
+        cards.append(number)
+        tasks = self.tasks
+        amount = card.amount
+        if effect == "cash":
+            if amount > 0:
+                self._bank_pays(p, amount)
+            else:
+                tasks.append((T_DEBT, p, BANK, -amount))
+        elif effect == "move_to":
+            self._move_to(p, amount)
+        elif effect == "move_back":
+            pos = self.position[p]
+            if self.track[p] == B.ABROAD:
+                new = B.ABROAD_FIRST + (pos - B.ABROAD_FIRST - amount) % B.ABROAD_CELLS
+            else:
+                new = (pos - amount) % B.BIG_CELLS
+            self.position[p] = new
+            self.log.append(f"seat {p} goes back to {_CELLS[new].name}")
+            tasks.append((T_LAND,))
+        elif effect == "collect_each":
+            for s in reversed(self._others_in_order(p)):
+                tasks.append((T_DEBT, s, p, amount))
+        elif effect == "pay_each":
+            for s in reversed(self._others_in_order(p)):
+                tasks.append((T_DEBT, p, s, amount))
+        elif effect == "shares":
+            tasks.append((T_PICK, amount))
+        elif effect == "dividend":
+            total = sum(self.shares[p]) * amount
+            if total:
+                self._bank_pays(p, total)
+        elif effect == "share_fee":
+            total = sum(self.shares[p]) * amount
+            if total:
+                tasks.append((T_DEBT, p, BANK, total))
+        elif effect == "pct_cash":
+            fee = self.cash[p] * amount // 100 // card.amount2 * card.amount2
+            if fee:
+                tasks.append((T_DEBT, p, BANK, fee))
+        elif effect == "lose_shares":
+            sh = self.shares[p]
+            for c in _COLOURS:
+                lose = min(sh[c], amount)
+                sh[c] -= lose
+                self.supply[c] += lose
+        elif effect == "repairs":
+            total = 0
+            for c in _LOTS:
+                if self.owner[c] == p and self.level[c]:
+                    total += amount + (card.amount2 if self.level[c] == 2 else 0)
+            if total:
+                tasks.append((T_DEBT, p, BANK, total))
+        elif effect == "per_lot":
+            total = sum(1 for c in _OWNABLES if self.owner[c] == p) * amount
+            if total:
+                tasks.append((T_DEBT, p, BANK, total))
+
+    def _move_to(self, p: int, t: int) -> None:
+        """A card's move to the big cell ``t``: walk forward on the big perimeter (START paid if
+        passed or reached); from another track, placed there (START paid only on ``t == 0``)."""
+        if self.track[p] == B.BIG:
+            pos = self.position[p]
+            steps = (t - pos) % B.BIG_CELLS
+            if steps and pos + steps >= B.BIG_CELLS:
+                self._pass_start(p)
+        elif t == 0:
+            self._pass_start(p)
+        self._place(p, B.BIG, t)
+        self.log.append(f"seat {p} goes to {_CELLS[t].name}")
+        self.tasks.append((T_LAND,))
+
+    def _answer_fork(self, p: int, fork: int, yes: bool) -> None:
+        self.fork = -1
+        log = self.log
+        if not yes:
+            log.append(f"seat {p} says no at the {B.FORK_NAMES[fork]}")
+        elif fork == B.FORK_MOTORWAY:
+            self._place(p, B.MOTORWAY, _F.motorway_entry_cell)
+            log.append(f"seat {p} enters the motorway")
+        elif fork == B.FORK_ROULETTE:
+            self._place(p, B.ROULETTE, B.ROULETTE_FIRST)
+            log.append(f"seat {p} enters the roulette")
+        elif fork == B.FORK_CUSTOMS:
+            sh = self.shares[p]
+            for c in _COLOURS:
+                sell = sh[c] // 2
+                if sell:
+                    sh[c] -= sell
+                    self.supply[c] += sell
+                    self._bank_pays(p, sell * self.prices[c] * _POINT)
+                    log.append(f"seat {p} sells {sell} {B.COLOURS[c]} at customs")
+            self._pay_bank(p, _F.customs_fee)
+            self._place(p, B.ABROAD, B.ABROAD_FIRST)
+            log.append(f"seat {p} pays {_money(_F.customs_fee)} and crosses the border")
+        else:  # the broker
+            self._pay_bank(p, _F.broker_fee)
+            log.append(f"seat {p} pays the broker {_money(_F.broker_fee)}")
+            self.tasks.append((T_SESSION,))
+        self._run()
+
+    def _hotel(self, p: int, option: int) -> None:
+        log = self.log
+        if option == B.HOTEL_ABROAD_PURCHASE:
+            d1, d2 = self._roll()
+            target = B.ABROAD_FIRST + d1 + d2
+            log.append(f"seat {p} rolls {d1}+{d2} from the Hotel: {_CELLS[target].name}")
+            if B.IS_OWNABLE[target] and self.owner[target] == BANK:
+                self.tasks.append((T_OFFER, target))
+        elif option == B.HOTEL_ROULETTE_3:
+            log.append(f"seat {p} plays the roulette from the Hotel")
+            self.tasks.append((T_SPIN, 3, B.ROULETTE_FIRST))
+        elif option == B.HOTEL_EXCHANGE_1:
+            log.append(f"seat {p} plays the exchange from the Hotel")
+            self.tasks.append((T_SESSION,))
+        else:
+            log.append(f"seat {p} does nothing at the Hotel")
+        self._run()
+
+    def _spin(self, left: int, marker: int) -> None:
+        p = self.turn
+        d1, d2 = self._roll()
+        new = B.ROULETTE_FIRST + (marker - B.ROULETTE_FIRST + d1 + d2) % B.ROULETTE_CELLS
+        cell = _CELLS[new]
+        self.log.append(f"seat {p} spins {d1}+{d2}: {cell.name}")
+        kind = cell.kind
+        if kind == B.R_BANK:
+            self._bank_pays(p, cell.amount)
+            return
+        if kind == B.R_EXIT:
+            return
+        if left > 1:
+            self.tasks.append((T_SPIN, left - 1, new))
+        if kind == B.R_LOSS:
+            self.tasks.append((T_DEBT, p, BANK, cell.amount))
+
+    # ------------------------------------------------------------------ the exchange
+    def _play_card(self, p: int, slot: int, colour: int, down: bool) -> None:
+        kind = self.hands[p].pop(slot)
+        self.played.append(kind)
+        q, new = self.card_effect(kind, colour, down)
+        old = self.prices
+        ex = _EX[kind]
+        crash = ex.kind == "double" and down and old[colour] == _PMIN
+        how = " (halve)" if down else ""
+        self.log.append(f"seat {p} plays {ex.code} on {B.COLOURS[colour]}{how}")
+        cost = sum((new[c] - old[c]) * self.shares[p][c] for c in _COLOURS) * _POINT
+        if cost > 0:
+            self._pay_bank(p, cost)
+            self.log.append(f"seat {p} pays the bank {_money(cost)} for the rise")
+        elif cost < 0:
+            self._bank_pays(p, -cost)
+            self.log.append(f"seat {p} is paid {_money(-cost)} for the fall")
+        debts = []
+        for s in self._others_in_order(p):
+            sh = self.shares[s]
+            gain = owe = 0
+            for c in _COLOURS:
+                h = sh[c]
+                if not h:
+                    continue
+                if q[c] > _PMAX:
+                    gain += (q[c] - _PMAX) * h * _POINT
+                elif crash and c == colour:
+                    owe += _F.crash_per_share * h
+                elif q[c] < _PMIN:
+                    owe += (_PMIN - q[c]) * h * _POINT
+            if gain:
+                self._bank_pays(s, gain)
+                self.log.append(f"seat {s} is paid {_money(gain)} for the overshoot")
+            if owe:
+                debts.append((T_DEBT, s, BANK, owe))
+        self.prices = new
+        self.log.append("prices now " + ", ".join(f"{B.COLOURS[c]} {new[c]}" for c in _COLOURS))
+        self.tasks.append((T_SESSION_TRADE,))
+        self.tasks.extend(reversed(debts))
+        self._run()
+
+    # ------------------------------------------------------------------ trades
+    def trade_text(self, t: Trade) -> str:
+        parts = []
+        if t.give:
+            parts.append("gives " + ", ".join(_CELLS[c].name for c in t.give))
+        if t.take:
+            parts.append("takes " + ", ".join(_CELLS[c].name for c in t.take))
+        for c in _COLOURS:
+            if t.shares[c] > 0:
+                parts.append(f"gives {t.shares[c]} {B.COLOURS[c]}")
+            elif t.shares[c] < 0:
+                parts.append(f"takes {-t.shares[c]} {B.COLOURS[c]}")
+        if t.cash > 0:
+            parts.append(f"pays {_money(t.cash)}")
+        elif t.cash < 0:
+            parts.append(f"asks {_money(-t.cash)}")
+        return "; ".join(parts) or "nothing"
+
+    def _compose(self, k: int, arg: int, colour: int) -> None:
+        t = self.trade
+        t.steps += 1
+        if k == K.TRADE_GIVE_LOT or k == K.TRADE_TAKE_LOT:
+            side = t.give if k == K.TRADE_GIVE_LOT else t.take
+            if arg in side:
+                side.remove(arg)
+            else:
+                side.append(arg)
+                side.sort()
+        elif k == K.TRADE_GIVE_SHARE:
+            t.shares[colour] += 1
+        elif k == K.TRADE_TAKE_SHARE:
+            t.shares[colour] -= 1
+        elif k == K.TRADE_GIVE_CASH:
+            t.cash += arg
+        else:
+            t.cash -= arg
+
+    def _answer_trade(self, accept: bool) -> None:
+        t = self.trade
+        p, s = self.turn, t.target
+        if accept:
+            for c in t.give:
+                self.owner[c] = s
+            for c in t.take:
+                self.owner[c] = p
+            for c in _COLOURS:
+                self.shares[p][c] -= t.shares[c]
+                self.shares[s][c] += t.shares[c]
+            self.cash[p] -= t.cash
+            self.cash[s] += t.cash
+            self.log.append(f"seat {s} accepts the trade")
+        else:
+            self.log.append(f"seat {s} rejects the trade")
+        self.trade = None
+        self.phase = Phase.PRE_ROLL
+        self.current_player = p
+
+    # ------------------------------------------------------------------ debts and bankruptcy
+    def _settle(self, debt: tuple[int, ...]) -> bool:
+        debtor = debt[1]
+        if self.bankrupt[debtor]:
+            return False
+        owed = sum(debt[3::2])
+        if self.cash[debtor] >= owed:
+            self._pay_debt(debt)
+            return False
+        if self.liquidation_value(debtor) < owed:
+            self._go_bankrupt(debt)
+            return False
+        self.debt = debt
+        self.phase = Phase.RAISE_FUNDS
+        self.current_player = debtor
+        self.log.append(f"seat {debtor} owes {_money(owed)} and holds "
+                        f"{_money(self.cash[debtor])}: must raise funds")
+        return True
+
+    def _pay_debt(self, debt: tuple[int, ...]) -> None:
+        debtor = debt[1]
+        for i in range(2, len(debt), 2):
+            creditor, amount = debt[i], debt[i + 1]
+            if creditor == BANK or self.bankrupt[creditor]:
+                self._pay_bank(debtor, amount)
+                self.log.append(f"seat {debtor} pays {_money(amount)} to the bank")
+            else:
+                self.cash[debtor] -= amount
+                self.cash[creditor] += amount
+                self.log.append(f"seat {debtor} pays {_money(amount)} to seat {creditor}")
+
+    def _after_raise(self, p: int) -> None:
+        if self.phase == Phase.RAISE_FUNDS and self.cash[p] >= self.debt_owed():
+            debt = self.debt
+            self.debt = None
+            self._pay_debt(debt)
+            self._run()
+
+    def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
+        p = debt[1]
+        for i in range(2, len(debt), 2):
+            c = debt[i]
+            if c != BANK and not self.bankrupt[c]:
+                self._bank_pays(c, debt[i + 1])
+                self.log.append(f"the bank pays seat {c} the {_money(debt[i + 1])} owed")
+        self._pay_bank(p, self.cash[p])
+        for c in _OWNABLES:
+            if self.owner[c] == p:
+                self.owner[c] = BANK
+                self.level[c] = 0
+                self.mortgaged[c] = False
+                self.pledge_lap[c] = -1
+        sh = self.shares[p]
+        for c in _COLOURS:
+            self.supply[c] += sh[c]
+            sh[c] = 0
+        self.hands[p] = []
+        for deck in self.passes[p]:
+            self.decks[deck].append(B.PASS_CARD[deck])
+        self.passes[p] = []
+        self.bankrupt[p] = True
+        self.log.append(f"seat {p} cannot pay {_money(sum(debt[3::2]))} and is bankrupt")
+        if p == self.turn:
+            self.tasks = [(T_END_TURN,)]
+        left = self.active_seats()
+        if len(left) == 1:
+            self._finish(left, "everyone else bankrupt")
+
+    def _end_turn(self) -> None:
+        p = self.turn
+        n = self.num_players
+        nxt = next((s for s in range(p + 1, n) if not self.bankrupt[s]), None)
+        if nxt is None:
+            nxt = next(s for s in range(n) if not self.bankrupt[s])
+            limit = self.rules.max_rounds
+            if limit and self.round >= limit:
+                self._finish_by_net_worth()
+                return
+            self.round += 1
+            self.log.append(f"Round {self.round}")
+        self.turn = nxt
+        self.turn_count += 1
+        self.trades_made = 0
+        self.phase = Phase.PRE_ROLL
+        self.current_player = nxt
+
+    def _finish_by_net_worth(self) -> None:
+        worth = {s: self.net_worth(s) for s in self.active_seats()}
+        best = max(worth.values())
+        self._finish([s for s, w in worth.items() if w == best], "the highest net worth")
+
+    def _finish(self, winners: list[int], why: str) -> None:
+        self.winners = winners
+        self.tasks = []
+        self.phase = Phase.GAME_OVER
+        self.current_player = -1
+        self.pending_cell = -1
+        self.fork = -1
+        self.picks_left = 0
+        self.trade = None
+        self.debt = None
+        names = ", ".join(f"seat {s}" for s in winners)
+        self.log.append(f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
+                        f"with {why}")
+
+    # ------------------------------------------------------------------ what a seat may know
+    def view(self, seat: int) -> dict:
+        """Everything ``seat`` may know, as plain values: the public state, its own Exchange
+        hand, the size of every hand, the played cards and the deck sizes; never another
+        seat's hand, a deck's order, the generator or the seed."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0 to {self.num_players - 1}, got {show(seat)}")
+        t = self.trade
+        return {
+            "rules": self.rules.to_dict(), "seat": seat, "turn": self.turn, "round": self.round,
+            "turn_count": self.turn_count, "phase": int(self.phase),
+            "current_player": self.current_player, "dice": list(self.dice),
+            "cash": list(self.cash), "track": list(self.track), "position": list(self.position),
+            "laps": list(self.laps), "shares": [list(s) for s in self.shares],
+            "passes": [list(p) for p in self.passes], "bankrupt": list(self.bankrupt),
+            "owner": list(self.owner), "level": list(self.level),
+            "mortgaged": list(self.mortgaged), "pledge_lap": list(self.pledge_lap),
+            "prices": list(self.prices), "supply": list(self.supply),
+            "played": list(self.played), "hand": list(self.hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_sizes": {d: len(c) for d, c in self.decks.items()},
+            "trades_made": self.trades_made, "pending_cell": self.pending_cell,
+            "fork": self.fork, "picks_left": self.picks_left,
+            "session_bought": list(self.session_bought),
+            "trade": None if t is None else t.to_dict(),
+            "debt": None if self.debt is None else list(self.debt),
+            "winners": list(self.winners),
+        }
+
+    # ------------------------------------------------------------------ copying and saving
+    def to_json(self) -> str:
+        """The whole game as JSON text; ``Game.from_json`` restores it exactly."""
+        return save_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
+        return load_json(text, Game.__new__(Game))
+
+    def clone(self) -> Game:
+        """An independent copy, cheap enough for search."""
+        g = Game.__new__(Game)
+        d = g.__dict__
+        d.update(self.__dict__)
+        for name, copy in CLONE_COPIES:
+            d[name] = copy(d[name])
+        return g

@@ -1,0 +1,472 @@
+"""Businessman's game state, declared once.
+
+``STATE`` lists every field of a ``Game`` in save order with its kind: how ``Game.clone`` copies
+it, how ``Game.to_json`` writes it and how ``Game.from_json`` reads and checks it. The field
+kinds (whole numbers with bounds, lists, the generator's state, ...) are Byapar's, from
+``byapar_env.engine.state``: one saved-game machinery for both games.
+
+Reading checks each field on its own, then the whole game (``check_whole``) for what holds
+between fields: money conserved (the players' cash is the starting cash plus what the bank paid
+out less what it took in), each colour's shares adding up to its stock, each Exchange card kind
+held or played at most as often as it is printed, the Surprise and Notice decks holding each card
+once less the kept passes, a bankrupt seat holding nothing, the phase's own record present and no
+other's. Anything wrong raises ``GameStateError`` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from ..engine.errors import GameStateError, RulesError, show
+from ..engine.state import (
+    Bool,
+    Derived,
+    Field,
+    Int,
+    Kind,
+    Maybe,
+    OneOf,
+    RngKind,
+    SeedKind,
+    Seq,
+    Text,
+    fail,
+)
+from . import board as B
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+PREFIX = "corrupt saved game"
+_F = B.FIGURES
+BANK = -1  # the owner of an unowned lot, and the creditor of a debt to the bank
+
+
+class Phase(IntEnum):
+    """What kind of decision the game is waiting for."""
+
+    PRE_ROLL = 0  # the turn's player: manage, trade, use a pass, roll
+    TRADE_COMPOSE = 1  # the turn's player composes a proposal step by step
+    TRADE_RESPONSE = 2  # the seat offered the trade: accept or reject
+    BUY_OFFER = 3  # buy the unowned lot (or Supermarket) landed on, or not
+    FORK = 4  # yes or no at the motorway, roulette, customs or broker
+    HOTEL_MENU = 5
+    PICK_COLOUR = 6  # a colour for each share given
+    EXCHANGE_CARD = 7  # play one Exchange card or none
+    EXCHANGE_TRADE = 8  # buy and sell shares, then end the session
+    RAISE_FUNDS = 9  # a player owing more than their cash: sell buildings, pledge
+    GAME_OVER = 10
+
+
+# Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
+T_END_TURN = 0
+T_MOVE = 1  # (T_MOVE, roll): along the token's track
+T_LAND = 2  # the landing effect of the turn's player's cell
+T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1: the bank
+T_SESSION = 4  # one exchange session for the turn's player (card phase first)
+T_SESSION_TRADE = 5  # the trade phase of the session under way
+T_PICK = 6  # (T_PICK, shares): colours to choose for shares from the bank's supply
+T_OFFER = 7  # (T_OFFER, cell): offer the unowned cell to the turn's player
+T_SPIN = 8  # (T_SPIN, spins left, marker cell): the Hotel's private roulette
+_TASK_ARGS = {T_END_TURN: 0, T_MOVE: 1, T_LAND: 0, T_SESSION: 0, T_SESSION_TRADE: 0,
+              T_PICK: 1, T_OFFER: 1, T_SPIN: 2}
+
+
+class Trade:
+    """A proposal being composed or answered: the other seat, the lots each side gives, the
+    shares per colour and the cash, both signed (positive: the proposer gives), and how many
+    composition steps it has taken."""
+
+    __slots__ = ("target", "give", "take", "shares", "cash", "steps", "toggles")
+
+    def __init__(self, target: int, give: list[int] | None = None,
+                 take: list[int] | None = None, shares: list[int] | None = None, cash: int = 0,
+                 steps: int = 0) -> None:
+        self.target = target
+        self.give = give if give is not None else []
+        self.take = take if take is not None else []
+        self.shares = shares if shares is not None else [0] * B.NUM_COLOURS
+        self.cash = cash
+        self.steps = steps
+        # The lot toggles open while composing, listed once: nothing changes lots meanwhile.
+        self.toggles: list | None = None
+
+    def copy(self) -> Trade:
+        t = Trade(self.target, list(self.give), list(self.take), list(self.shares), self.cash,
+                  self.steps)
+        t.toggles = self.toggles
+        return t
+
+    def to_dict(self) -> dict:
+        return {"target": self.target, "give": list(self.give), "take": list(self.take),
+                "shares": list(self.shares), "cash": self.cash, "steps": self.steps}
+
+    def is_empty(self) -> bool:
+        """Whether it holds no lot and no share (cash alone is not a trade)."""
+        return not self.give and not self.take and not any(self.shares)
+
+
+def _last_seat(game: Game) -> int:
+    return game.num_players - 1
+
+
+def _record(raw: Any, where: str, keys: tuple[str, ...]) -> dict:
+    if type(raw) is not dict or set(raw) != set(keys):
+        raise fail(where, f"an object with exactly the keys {list(keys)}", raw)
+    return raw
+
+
+class RulesKind(Kind):
+    plain = False
+
+    def dump(self, value: Rules) -> dict:
+        return value.to_dict()
+
+    def load(self, raw: Any, where: str, game: Game) -> Rules:
+        try:
+            return Rules.from_dict(raw)
+        except RulesError as exc:
+            raise GameStateError(f"{PREFIX}: field {where!r}: {exc}") from None
+
+
+class PhaseKind(Kind):
+    plain = False
+
+    def dump(self, value: Phase) -> int:
+        return int(value)
+
+    def load(self, raw: Any, where: str, game: Game) -> Phase:
+        return Phase(Int(0, len(Phase) - 1).load(raw, where, game))
+
+
+class DecksKind(Kind):
+    """The Surprise and Notice decks, card numbers top first."""
+
+    copies = True
+
+    def copy(self, value: dict) -> dict:
+        return {d: list(c) for d, c in value.items()}
+
+    def load(self, raw: Any, where: str, game: Game) -> dict:
+        if type(raw) is not dict or set(raw) != set(B.DECKS):
+            raise fail(where, f"an object with exactly the decks {list(B.DECKS)}", raw)
+        return {d: Seq(Int(1, B.DECK_SIZE[d])).load(raw[d], f"{where}.{d}", game)
+                for d in B.DECKS}
+
+
+class TaskKind(Kind):
+    plain = False
+
+    def __init__(self, debt_only: bool = False) -> None:
+        self.debt_only = debt_only
+
+    def dump(self, value: tuple) -> list:
+        return list(value)
+
+    def load(self, raw: Any, where: str, game: Game) -> tuple:
+        allowed = ("a task: [0] end turn, [1, roll 2-12] move, [2] land, [3, debtor, creditor, "
+                   "amount, ...] debt, [4] session, [5] session trade, [6, shares 1-5] picks, "
+                   "[7, cell] buy offer, [8, spins 1-3, roulette cell] Hotel spins")
+        if self.debt_only:
+            allowed = "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)"
+        if type(raw) is not list or not raw or not all(type(x) is int for x in raw):
+            raise fail(where, allowed, raw)
+        code, n = raw[0], game.num_players
+        ok = False
+        if code == T_DEBT:
+            debtor = raw[1] if len(raw) > 1 else -2
+            ok = (len(raw) >= 4 and len(raw) % 2 == 0 and 0 <= debtor < n
+                  and all(BANK <= c < n and c != debtor for c in raw[2::2])
+                  and all(a > 0 for a in raw[3::2]))
+        elif not self.debt_only and code in _TASK_ARGS and len(raw) == 1 + _TASK_ARGS[code]:
+            if code == T_MOVE:
+                ok = 2 <= raw[1] <= 2 * _F.dice_sides
+            elif code == T_PICK:
+                ok = 1 <= raw[1] <= 5
+            elif code == T_OFFER:
+                ok = 0 <= raw[1] < B.NUM_CELLS and B.IS_OWNABLE[raw[1]]
+            elif code == T_SPIN:
+                ok = (1 <= raw[1] <= 3
+                      and B.ROULETTE_FIRST <= raw[2] < B.ROULETTE_FIRST + B.ROULETTE_CELLS)
+            else:
+                ok = True
+        if not ok:
+            raise fail(where, allowed, raw)
+        return tuple(raw)
+
+
+_TRADE_KEYS = ("target", "give", "take", "shares", "cash", "steps")
+
+
+class TradeKind(Kind):
+    copies = True
+    plain = False
+
+    def copy(self, value: Trade) -> Trade:
+        return value.copy()
+
+    def dump(self, value: Trade) -> dict:
+        return value.to_dict()
+
+    def load(self, raw: Any, where: str, game: Game) -> Trade:
+        raw = _record(raw, where, _TRADE_KEYS)
+        target = Int(0, _last_seat).load(raw["target"], f"{where}.target", game)
+        cells = Seq(Int(0, B.NUM_CELLS - 1))
+        give = cells.load(raw["give"], f"{where}.give", game)
+        take = cells.load(raw["take"], f"{where}.take", game)
+        shares = Seq(Int(-_F.shares_per_colour, _F.shares_per_colour), B.NUM_COLOURS).load(
+            raw["shares"], f"{where}.shares", game)
+        cash = Int().load(raw["cash"], f"{where}.cash", game)
+        steps = Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
+        return Trade(target, give, take, shares, cash, steps)
+
+
+def _per_seat(item: Kind) -> Seq:
+    return Seq(item, lambda g: g.num_players)
+
+
+def _per_cell(item: Kind) -> Seq:
+    return Seq(item, B.NUM_CELLS)
+
+
+def _colours(item: Kind) -> Seq:
+    return Seq(item, B.NUM_COLOURS)
+
+
+_SEAT = Int(0, _last_seat)
+_KIND = Int(0, B.NUM_EXCHANGE_KINDS - 1)
+
+STATE: tuple[Field, ...] = (
+    Field("rules", RulesKind()),
+    Field("num_players", Derived(lambda g: g.rules.num_players)),
+    Field("seed", SeedKind()),
+    Field("rng", RngKind()),
+    Field("cash", _per_seat(Int(0))),
+    Field("track", _per_seat(Int(0, 3))),
+    Field("position", _per_seat(Int(0, B.NUM_CELLS - 1))),
+    Field("laps", _per_seat(Int(0))),
+    Field("shares", _per_seat(_colours(Int(0, _F.shares_per_colour)))),
+    Field("hands", _per_seat(Seq(_KIND))),
+    Field("passes", _per_seat(Seq(OneOf(B.DECKS)))),
+    Field("bankrupt", _per_seat(Bool())),
+    Field("owner", _per_cell(Int(BANK, _last_seat))),
+    Field("level", _per_cell(Int(0, 2))),
+    Field("mortgaged", _per_cell(Bool())),
+    Field("pledge_lap", _per_cell(Int(-1))),
+    Field("prices", _colours(Int(_F.price_min, _F.price_max))),
+    Field("supply", _colours(Int(0, _F.shares_per_colour))),
+    Field("played", Seq(_KIND)),
+    Field("decks", DecksKind()),
+    Field("turn", _SEAT),
+    Field("round", Int(1)),
+    Field("turn_count", Int(1)),
+    Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
+    Field("trades_made", Int(0, _F.max_trades_per_turn)),
+    Field("phase", PhaseKind()),
+    Field("current_player", Int(-1, _last_seat)),
+    Field("tasks", Seq(TaskKind())),
+    Field("pending_cell", Int(-1, B.NUM_CELLS - 1)),
+    Field("fork", Int(-1, len(B.FORK_NAMES) - 1)),
+    Field("picks_left", Int(0, 5)),
+    Field("session_bought", _colours(Int(0, _F.session_buy_limit))),
+    Field("trade", Maybe(TradeKind())),
+    Field("debt", Maybe(TaskKind(debt_only=True))),
+    Field("winners", Seq(_SEAT)),
+    Field("forced_dice", Seq(Seq(Int(1, _F.dice_sides), 2, as_tuple=True))),
+    Field("bank_paid", Int(0)),
+    Field("bank_received", Int(0)),
+    Field("log", Seq(Text())),
+    Field("version", Derived(lambda g: 0)),
+)
+SAVED = tuple(f.name for f in STATE if f.saved)
+CLONE_COPIES = tuple((f.name, f.kind.copy) for f in STATE if f.kind.copies)
+
+FORMAT = "businessman-game"
+VERSION = 1
+_HEADER = ("format", "version", "board")
+_KEYS = frozenset(_HEADER + SAVED)
+
+
+def save_dict(game: Game) -> dict:
+    data: dict = {"format": FORMAT, "version": VERSION, "board": B.BOARD_HASH}
+    for f in STATE:
+        if f.saved:
+            data[f.name] = f.kind.dump(getattr(game, f.name))
+    return data
+
+
+def save_json(game: Game) -> str:
+    return json.dumps(save_dict(game), separators=(",", ":"))
+
+
+def load_dict(data: Any, game: Game) -> Game:
+    """``game`` (a blank ``Game.__new__(Game)``) filled from ``save_dict`` values."""
+    if type(data) is not dict or data.get("format") != FORMAT:
+        raise GameStateError(f"not a saved Businessman game (expected format {FORMAT!r})")
+    if type(data.get("version")) is not int or data.get("version") != VERSION:
+        raise GameStateError(f"saved game version {show(data.get('version'))} is not supported; "
+                             f"this engine reads version {VERSION}")
+    if data.get("board") != B.BOARD_HASH:
+        raise GameStateError(f"saved game was played on board {show(data.get('board'))}, this "
+                             f"engine has board {B.BOARD_HASH!r}")
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise GameStateError(f"{PREFIX}: unknown fields {show(sorted(unknown))}")
+    try:
+        for f in STATE:
+            if not f.saved:
+                value = f.kind.derive(game)
+            elif f.name not in data:
+                raise GameStateError(f"{PREFIX}: field {f.name!r} is missing")
+            else:
+                value = f.kind.load(data[f.name], f.name, game)
+            setattr(game, f.name, value)
+        check_whole(game)
+    except GameStateError:
+        raise
+    except (LookupError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
+        raise GameStateError(f"{PREFIX}: {type(exc).__name__}: {show(str(exc))}") from exc
+    return game
+
+
+def load_json(text: str | bytes, game: Game) -> Game:
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise GameStateError("saved game is not valid JSON: nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise GameStateError(f"saved game is not valid JSON: {exc}") from exc
+    return load_dict(data, game)
+
+
+# ------------------------------------------------------------------------- the whole-game check
+def check_whole(g: Game) -> None:
+    """What holds between fields in every game the engine plays; GameStateError if not."""
+    n = g.num_players
+    start = n * _F.starting_cash
+    if sum(g.cash) != start + g.bank_paid - g.bank_received:
+        raise fail("cash", f"amounts summing to the starting cash {start:,} plus what the bank "
+                   f"paid ({g.bank_paid:,}) less what it received ({g.bank_received:,}): money "
+                   "is conserved", g.cash)
+    for c in range(B.NUM_COLOURS):
+        total = g.supply[c] + sum(sh[c] for sh in g.shares)
+        if total != _F.shares_per_colour:
+            raise fail(f"supply[{c}]", f"the {_F.shares_per_colour} shares of {B.COLOURS[c]} "
+                       "less those players hold", g.supply[c])
+    for s in range(n):
+        hand = g.hands[s]
+        if len(hand) > B.HAND_MAX or hand != sorted(hand):
+            raise fail(f"hands[{s}]", f"at most {B.HAND_MAX} card kinds in increasing order", hand)
+        if g.bankrupt[s]:
+            for name, value, allowed in (("cash", g.cash[s], 0), ("hands", hand, []),
+                                         ("passes", g.passes[s], []),
+                                         ("shares", g.shares[s], [0] * B.NUM_COLOURS)):
+                if value != allowed:
+                    raise fail(f"{name}[{s}]", f"{allowed!r} for a bankrupt seat", value)
+        tr, pos = g.track[s], g.position[s]
+        ok = (B.track_of_cell(pos) == tr
+              or (tr == B.MOTORWAY and pos == _F.motorway_entry_cell))
+        if not ok:
+            raise fail(f"position[{s}]", f"a cell of the {B.TRACK_NAMES[tr]}", pos)
+        if tr == B.ABROAD and not g.rules.abroad_enabled:
+            raise fail(f"track[{s}]", "not abroad when abroad_enabled is false", tr)
+    for k in B.EXCHANGE_KINDS:
+        used = sum(h.count(k.index) for h in g.hands) + g.played.count(k.index)
+        if used > k.count:
+            raise fail("hands", f"at most {k.count} {k.code} cards held and played", used)
+    for deck in B.DECKS:
+        held = sum(p.count(deck) for p in g.passes)
+        card = B.PASS_CARD[deck]
+        expected = [c for c in range(1, B.DECK_SIZE[deck] + 1) if not (held and c == card)]
+        if held > 1 or sorted(g.decks[deck]) != expected:
+            raise fail(f"decks.{deck}", f"the cards 1 to {B.DECK_SIZE[deck]} once each, less "
+                       f"the pass ({card}) while a seat keeps it", g.decks[deck])
+    _check_cells(g)
+    if (g.dice[0] == 0) != (g.dice[1] == 0):
+        raise fail("dice", "two dice from 1 to 6, or [0, 0] before the first roll", g.dice)
+    _check_phase(g)
+
+
+def _check_cells(g: Game) -> None:
+    branches = enterprises = 0
+    for c in range(B.NUM_CELLS):
+        o, lv, m, pl = g.owner[c], g.level[c], g.mortgaged[c], g.pledge_lap[c]
+        if not B.IS_OWNABLE[c] or o == BANK:
+            for name, value, allowed in (("owner", o, BANK), ("level", lv, 0),
+                                         ("mortgaged", m, False), ("pledge_lap", pl, -1)):
+                if value != allowed:
+                    why = "not ownable" if not B.IS_OWNABLE[c] else "unowned"
+                    raise fail(f"{name}[{c}]", f"{allowed!r}: {B.CELLS[c].name} is {why}", value)
+            continue
+        if g.bankrupt[o]:
+            raise fail(f"owner[{c}]", "-1 or a seat still in the game", o)
+        if lv and not B.IS_LOT[c]:
+            raise fail(f"level[{c}]", "0: the Supermarket takes no buildings", lv)
+        if m and lv:
+            raise fail(f"level[{c}]", "0 on a pledged lot", lv)
+        if m != (pl >= 0) or pl > g.laps[o]:
+            raise fail(f"pledge_lap[{c}]", f"the owner's lap when pledged (at most "
+                       f"{g.laps[o]}) on a pledged lot, else -1", pl)
+        branches += lv >= 1
+        enterprises += lv == 2
+    if branches > _F.branch_tokens or enterprises > _F.enterprise_tokens:
+        raise fail("level", f"at most {_F.branch_tokens} branches and {_F.enterprise_tokens} "
+                   "enterprises", (branches, enterprises))
+
+
+def _check_phase(g: Game) -> None:
+    ph, p, turn = g.phase, g.current_player, g.turn
+    if ph == Phase.GAME_OVER:
+        w = g.winners
+        if p != -1 or not w or w != sorted(set(w)) or any(g.bankrupt[s] for s in w):
+            raise fail("winners", "distinct seats still in, in order, and current_player -1 "
+                       "once the game is over", (w, p))
+        if g.tasks:
+            raise fail("tasks", "empty once the game is over", g.tasks)
+    else:
+        if g.winners:
+            raise fail("winners", "empty while the game is on", g.winners)
+        if p == -1 or g.bankrupt[p] or g.bankrupt[turn]:
+            raise fail("current_player", "a seat still in the game", (p, turn))
+        if g.rules.max_rounds and g.round > g.rules.max_rounds:
+            raise fail("round", f"at most {g.rules.max_rounds}", g.round)
+    expect = {
+        "trade": (g.trade, ph in (Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE), None),
+        "debt": (g.debt, ph == Phase.RAISE_FUNDS, None),
+        "pending_cell": (g.pending_cell, ph == Phase.BUY_OFFER, -1),
+        "fork": (g.fork, ph == Phase.FORK, -1),
+        "picks_left": (g.picks_left, ph == Phase.PICK_COLOUR, 0),
+    }
+    for name, (value, present, absent) in expect.items():
+        if (value != absent) != present:
+            raise fail(name, f"{'set' if present else repr(absent)} in phase {ph.name}", value)
+    if ph in (Phase.PRE_ROLL, Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE) and g.tasks:
+        raise fail("tasks", f"empty in phase {ph.name}", g.tasks)
+    if ph not in (Phase.GAME_OVER, Phase.TRADE_RESPONSE, Phase.RAISE_FUNDS) and p != turn:
+        raise fail("current_player", f"the turn's seat {turn} in phase {ph.name}", p)
+    if ph in (Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE):
+        t = g.trade
+        if t.target == turn or g.bankrupt[t.target] or (
+                ph == Phase.TRADE_RESPONSE and (p != t.target or t.is_empty())):
+            raise fail("trade.target", "another seat still in (current_player when answering)",
+                       t.target)
+        if g.trades_made < 1:
+            raise fail("trades_made", "at least 1 while a proposal is open", g.trades_made)
+        for side, seat, cells in (("give", turn, t.give), ("take", t.target, t.take)):
+            if len(set(cells)) != len(cells) or any(
+                    not B.IS_OWNABLE[c] or g.owner[c] != seat or g.mortgaged[c] or g.level[c]
+                    for c in cells):
+                raise fail(f"trade.{side}", f"distinct bare unpledged lots of seat {seat}", cells)
+    elif ph == Phase.BUY_OFFER:
+        if not B.IS_OWNABLE[g.pending_cell] or g.owner[g.pending_cell] != BANK:
+            raise fail("pending_cell", "an unowned lot or the Supermarket", g.pending_cell)
+    elif ph == Phase.RAISE_FUNDS:
+        owed = sum(g.debt[3::2])
+        if g.debt[1] != p or g.cash[p] >= owed or g.liquidation_value(p) < owed:
+            raise fail("debt", f"a debt of current_player {p} above their cash and within what "
+                       "they can raise", g.debt)
+    elif ph == Phase.EXCHANGE_CARD and not g.hands[p]:
+        raise fail("phase", "not EXCHANGE_CARD with an empty hand", ph.name)
