@@ -25,6 +25,7 @@ from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
 from .outside import OUTSIDE_NAMES, make_outside
 from .panel import PANEL_NAMES, PanelPlayer
+from .population import is_population_name, make_population
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
@@ -98,6 +99,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return PanelPlayer(name)
     if name in OUTSIDE_NAMES:  # the outside panel (byapar_agents.outside)
         return make_outside(name)
+    if is_population_name(name):  # the generated population (byapar_agents.population)
+        return make_population(name)
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":

@@ -239,15 +239,32 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def gauntlet_parser() -> ArgumentParser:
     from byapar_agents.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
-    from byapar_agents.gauntlet import DEFAULT_OPPONENTS, DEFAULT_SIZES
+    from byapar_agents.gauntlet import (
+        DEFAULT_POPULATION,
+        DEFAULT_SIZES,
+        GROUP_NAMES,
+        MAX_POPULATION,
+    )
 
     ap = ArgumentParser(
         prog="byapar gauntlet",
         description="One player against every panel member and level at several table sizes: "
-                    "win rates, 95% intervals, multiples of chance and the worst case.")
+                    "win rates, 95% intervals, multiples of chance and the worst case. With "
+                    "--groups, against groups of opponents, the unseen reported apart.")
     ap.add_argument("player", help="a level, a panel name or a checkpoint folder")
-    ap.add_argument("--opponents", type=_names, default=DEFAULT_OPPONENTS,
-                    help="comma-separated opponents (the player itself is skipped)")
+    ap.add_argument("--opponents", type=_names, default=None,
+                    help="comma-separated opponents (the player itself is skipped; default: "
+                         "the levels and the panel)")
+    ap.add_argument("--groups", type=_groups, default=None,
+                    help=f"comma-separated opponent groups instead of --opponents: "
+                         f"{', '.join(GROUP_NAMES)}, or all; each group's worst case is "
+                         f"reported, the unseen first (default: none)")
+    ap.add_argument("--population", type=int, default=DEFAULT_POPULATION,
+                    help=f"players of the population group: its first evaluation seeds, from "
+                         f"1 to {MAX_POPULATION}")
+    ap.add_argument("--mixed", action="store_true",
+                    help="also a mixed table per group and size from 3 seats: the player and "
+                         "the group's members, one of each in turn")
     ap.add_argument("--sizes", type=_sizes, default=DEFAULT_SIZES,
                     help="comma-separated table sizes, from 2 to 6")
     ap.add_argument("--games", type=int, default=400,
@@ -261,19 +278,38 @@ def gauntlet_parser() -> ArgumentParser:
     return ap
 
 
+def _groups(text: str) -> tuple[str, ...]:
+    from byapar_agents.gauntlet import GROUP_NAMES
+
+    names = _names(text)
+    if names == ("all",):
+        return GROUP_NAMES
+    bad = [n for n in names if n not in GROUP_NAMES]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated groups of {', '.join(GROUP_NAMES)}, or all; got {text!r}")
+    return names
+
+
 def gauntlet_main(argv: list[str]) -> int:
     from byapar_agents.gauntlet import (
+        DEFAULT_OPPONENTS,
         GauntletConfig,
         format_gauntlet,
         run_gauntlet,
     )
     from byapar_agents.gauntlet import validate as validate_gauntlet
 
-    args = gauntlet_parser().parse_args(argv)
+    ap = gauntlet_parser()
+    args = ap.parse_args(argv)
     require_backend(args, "gauntlet")
-    config = GauntletConfig(player=args.player, opponents=args.opponents, sizes=args.sizes,
+    if args.groups and args.opponents is not None:
+        ap.error("give --opponents or --groups, not both")
+    config = GauntletConfig(player=args.player,
+                            opponents=args.opponents or DEFAULT_OPPONENTS, sizes=args.sizes,
                             games=args.games, seed=args.seed, workers=args.workers,
-                            backend=args.backend, address=args.address)
+                            backend=args.backend, address=args.address, groups=args.groups or (),
+                            population=args.population, mixed=args.mixed)
     if args.json:
         check_output_path("--json", args.json)
     validate_gauntlet(config)
