@@ -62,8 +62,9 @@ _SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
 _PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
                         K.SELL_BUILDING)
 _CASH_STEPS = _F.trade_cash_steps
-_GIVE_CASH = tuple(A._GIVE_CASH[x] for x in _CASH_STEPS)
-_TAKE_CASH = tuple(A._TAKE_CASH[x] for x in _CASH_STEPS)
+_CASH_ACTIONS = tuple((x, A._GIVE_CASH[x], A._TAKE_CASH[x]) for x in _CASH_STEPS)
+_GIVE_SHARE = A._GIVE_SHARE
+_TAKE_SHARE = A._TAKE_SHARE
 
 
 def _money(amount: int) -> str:
@@ -383,30 +384,34 @@ class Game:
     def _compose_actions(self, p: int) -> list[Action]:
         t = self.trade
         s = t.target
-        acts = []
+        net = t.shares
         if t.steps < _F.max_compose_steps:
             toggles = t.toggles
-            if toggles is None:
+            if toggles is None:  # nothing changes lots while composing: listed once
                 toggles = t.toggles = []
                 owner, mort, lv = self.owner, self.mortgaged, self.level
                 for c in _OWNABLES:
                     o = owner[c]
                     if o in (p, s) and not mort[c] and not lv[c]:
                         toggles.append(A._GIVE_LOT[c] if o == p else A._TAKE_LOT[c])
-            acts.extend(toggles)
+            acts = list(toggles)
+            append = acts.append
             mine, theirs = self.shares[p], self.shares[s]
             for c in _COLOURS:
-                net = t.shares[c]
-                if net + 1 <= mine[c]:
-                    acts.append(A._GIVE_SHARE[c])
-                if 1 - net <= theirs[c]:
-                    acts.append(A._TAKE_SHARE[c])
-            for i, x in enumerate(_CASH_STEPS):
-                if t.cash + x <= self.cash[p]:
-                    acts.append(_GIVE_CASH[i])
-                if x - t.cash <= self.cash[s]:
-                    acts.append(_TAKE_CASH[i])
-        if not t.is_empty():
+                n = net[c]
+                if n < mine[c]:
+                    append(_GIVE_SHARE[c])
+                if 1 - n <= theirs[c]:
+                    append(_TAKE_SHARE[c])
+            cash, have, they_have = t.cash, self.cash[p], self.cash[s]
+            for x, give, take in _CASH_ACTIONS:
+                if cash + x <= have:
+                    append(give)
+                if x - cash <= they_have:
+                    append(take)
+        else:
+            acts = []
+        if t.give or t.take or any(net):
             acts.append(A.SUBMIT_TRADE)
         acts.append(A.CANCEL_TRADE)
         return acts
