@@ -299,6 +299,273 @@ def run_duplicates(base: str, count: int, workers: int) -> dict:
             "by_mode": out}
 
 
+def _summary(values: list[float]) -> dict:
+    return {"calls": len(values), "p50_ms": percentile(values, 50),
+            "p95_ms": percentile(values, 95), "p99_ms": percentile(values, 99),
+            "max_ms": max(values) if values else float("nan")}
+
+
+def _decide_loop(base: str, positions: list[dict], stop: threading.Event,
+                 out: dict[str, list[float]], player: str = "hard",
+                 budget_ms: float | None = None, limit: int | None = None) -> None:
+    """Decide calls one at a time until ``stop`` (or ``limit`` calls): client and server ms."""
+    body_extra = {"budget_ms": budget_ms} if budget_ms is not None else {}
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        i = 0
+        while not stop.is_set() and (limit is None or i < limit):
+            start = time.perf_counter()
+            r = client.post("/v1/decide", json={"game": positions[i % len(positions)],
+                                                "player": player, **body_extra})
+            ms = (time.perf_counter() - start) * 1000
+            i += 1
+            if r.status_code != 200:
+                out.setdefault("errors", []).append(r.status_code)
+                continue
+            out.setdefault("client", []).append(ms)
+            out.setdefault("server", []).append(r.json()["ms"])
+
+
+def _analyse_loop(base: str, positions: list[dict], stop: threading.Event,
+                  out: list[float]) -> None:
+    """/v1/analyse at its largest (400 rollouts, 256 expert simulations), one after another."""
+    with httpx.Client(base_url=base, timeout=60, trust_env=False) as client:
+        i = 0
+        while not stop.is_set():
+            start = time.perf_counter()
+            r = client.post("/v1/analyse", json={"game": positions[i % len(positions)],
+                                                 "rollouts": 400, "expert_sims": 256})
+            out.append((time.perf_counter() - start) * 1000)
+            i += 1
+            if r.status_code != 200:
+                out.append(-r.status_code)
+
+
+def run_mixed(base: str, seconds: float) -> dict:
+    """hard's decide, one call at a time, alone and then while another client runs analyse
+    back to back."""
+    positions = saved_positions(200, seed=1)
+    alone: dict[str, list[float]] = {}
+    stop = threading.Event()
+    _decide_loop(base, positions, stop, {}, limit=20)  # warm-up
+    _decide_loop(base, positions, stop, alone, limit=200)
+    mixed: dict[str, list[float]] = {}
+    analyses: list[float] = []
+    other = threading.Thread(target=_analyse_loop, args=(base, positions, stop, analyses))
+    other.start()
+    time.sleep(1.0)  # the first analysis under way
+    timer = threading.Timer(seconds, stop.set)
+    timer.start()
+    _decide_loop(base, positions, stop, mixed)
+    other.join()
+    return {"seconds": seconds,
+            "alone": {"client": _summary(alone["client"]), "server": _summary(alone["server"])},
+            "with_analyse": {"client": _summary(mixed["client"]),
+                             "server": _summary(mixed["server"]),
+                             "errors": len(mixed.get("errors", []))},
+            "analyse_ms": _summary([a for a in analyses if a > 0]),
+            "analyse_errors": sum(1 for a in analyses if a < 0)}
+
+
+def run_expert(base: str, budgets: list[float], clients: int, calls: int) -> dict:
+    """The expert's decide at each budget, ``clients`` at once, ``calls`` each: round trips."""
+    positions = saved_positions(120, seed=2)
+    out = {}
+    stop = threading.Event()
+    _decide_loop(base, positions, stop, {}, player="expert", budget_ms=100, limit=clients)
+    for budget in budgets:
+        results = [{} for _ in range(clients)]
+        threads = [threading.Thread(target=_decide_loop,
+                                    args=(base, positions[k::clients], stop, results[k]),
+                                    kwargs={"player": "expert", "budget_ms": budget,
+                                            "limit": calls}) for k in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        client = [ms for r in results for ms in r.get("client", [])]
+        server = [ms for r in results for ms in r.get("server", [])]
+        out[str(int(budget))] = {**_summary(client), "clients": clients,
+                                 "server": _summary(server),
+                                 "errors": sum(len(r.get("errors", [])) for r in results),
+                                 "bar_ms": budget * 1.2}
+    return out
+
+
+def _slow_sender(port: int, stop: threading.Event, size: int, headers_only: bool,
+                 out: dict) -> None:
+    """A connection that sends a POST's body (or its headers) a byte at a time."""
+    import socket
+
+    while not stop.is_set():
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.settimeout(1.0)
+        head = (f"POST /v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+                f"\r\nContent-Length: {size}\r\n\r\n").encode()
+        data = head if headers_only else head + b" " * size
+        start = time.monotonic()
+        sent = 0 if headers_only else len(head)
+        if not headers_only:
+            sock.sendall(head)
+        try:
+            while sent < len(data) and not stop.is_set():
+                sock.send(data[sent:sent + 1])
+                sent += 1
+                time.sleep(0.2 if headers_only else 0.002)
+            reply = sock.recv(200)
+        except OSError:
+            reply = b""
+        key = "slow_headers" if headers_only else "slow_body"
+        status = reply[9:12].decode(errors="replace") if reply else "closed"
+        with threading.Lock():
+            out.setdefault(key, []).append((status, round(time.monotonic() - start, 1)))
+        sock.close()
+
+
+def _large_sender(base: str, stop: threading.Event, out: dict) -> None:
+    body = json.dumps({"game": {"format": "byapar-game", "log": ["x" * 60] * 30_000}}).encode()
+    with httpx.Client(base_url=base, timeout=60, trust_env=False) as client:
+        while not stop.is_set():
+            try:
+                r = client.post("/v1/decide", content=body,
+                                headers={"content-type": "application/json"})
+                out.setdefault("large", []).append(r.status_code)
+            except httpx.HTTPError as exc:
+                out.setdefault("large", []).append(type(exc).__name__)
+
+
+def _hot_sender(base: str, table: str, stop: threading.Event, out: dict) -> None:
+    with httpx.Client(base_url=base, timeout=60, trust_env=False) as client:
+        while not stop.is_set():
+            try:
+                r = client.post(f"/v1/tables/{table}/advance", json={"max_decisions": 1000})
+                out.setdefault("hot", []).append(r.status_code)
+            except httpx.HTTPError as exc:
+                out.setdefault("hot", []).append(type(exc).__name__)
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def run_hostile(base: str, port: int, seconds: float, pid: int) -> dict:
+    """Fast calls (reads of a quiet table, hard's decide) while hostile clients run: slow
+    bodies and slow headers (a byte at a time), 2 MB bodies from 8 clients at once, 45
+    clients queued on one hot table, and analyse back to back."""
+    positions = saved_positions(100, seed=3)
+    stop = threading.Event()
+    out: dict = {}
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        hot = client.post("/v1/tables", json={"seats": ["hard"] * 4, "rules": {"rounds": None},
+                                              "seed": 1}).json()["id"]
+        quiet = client.post("/v1/tables", json={"seats": ["person", "hard"], "seed": 2}
+                            ).json()["id"]
+    threads = [threading.Thread(target=_slow_sender, args=(port, stop, 400_000, False, out)),
+               threading.Thread(target=_slow_sender, args=(port, stop, 0, True, out))]
+    threads += [threading.Thread(target=_large_sender, args=(base, stop, out))
+                for _ in range(8)]
+    threads += [threading.Thread(target=_hot_sender, args=(base, hot, stop, out))
+                for _ in range(45)]
+    analyses: list[float] = []
+    threads.append(threading.Thread(target=_analyse_loop, args=(base, positions, stop,
+                                                                analyses)))
+    for t in threads:
+        t.start()
+    time.sleep(2.0)  # every hostile client under way
+    reads, decides = [], {}
+    rss = []
+    deadline = time.monotonic() + seconds
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        i = 0
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            r = client.get(f"/v1/tables/{quiet}")
+            reads.append((time.perf_counter() - start) * 1000 if r.status_code == 200 else -1)
+            start = time.perf_counter()
+            r = client.post("/v1/decide", json={"game": positions[i % len(positions)],
+                                                "player": "hard"})
+            if r.status_code == 200:
+                decides.setdefault("client", []).append((time.perf_counter() - start) * 1000)
+                decides.setdefault("server", []).append(r.json()["ms"])
+            else:
+                decides.setdefault("errors", []).append(r.status_code)
+            i += 1
+            if i % 20 == 0:
+                rss.append(_rss_mb(pid))
+            time.sleep(0.01)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    fast = [x for x in reads if x >= 0] + decides.get("client", [])
+    count = {k: {str(c): v.count(c) for c in set(v)} for k, v in out.items()
+             if k in ("large", "hot")}
+    return {"seconds": seconds,
+            "fast_calls": _summary(fast),
+            "quiet_table_reads": {**_summary([x for x in reads if x >= 0]),
+                                  "errors": reads.count(-1)},
+            "hard_decide": {**_summary(decides.get("client", [])),
+                            "errors": len(decides.get("errors", []))},
+            "hard_decide_server": _summary(decides.get("server", [])),
+            "analyse_ms": _summary([a for a in analyses if a > 0]),
+            "slow_body": out.get("slow_body", [])[:5], "slow_headers": out.get("slow_headers",
+                                                                              [])[:5],
+            "answers": count, "server_rss_mb_max": max(rss) if rss else float("nan")}
+
+
+def _print_summary(label: str, row: dict) -> None:
+    print(f"  {label:<34} {row['calls']:>5} calls  p50 {row['p50_ms']:7.1f} ms  "
+          f"p95 {row['p95_ms']:7.1f} ms  p99 {row['p99_ms']:7.1f} ms  max {row['max_ms']:7.1f} ms")
+
+
+def run_modes(args: argparse.Namespace) -> dict | None:
+    """--mixed, --expert and --hostile: the server under slow and hostile calls."""
+    if not (args.mixed or args.expert or args.hostile):
+        return None
+    port = free_port()
+    proc = start_server(port)
+    base = f"http://127.0.0.1:{port}"
+    result: dict = {}
+    try:
+        time.sleep(3.0)  # the slow-call workers load their networks
+        if args.mixed:
+            result["mixed"] = m = run_mixed(base, args.seconds)
+            print(f"mixed ({m['seconds']:.0f} s): hard's decide, one call at a time")
+            _print_summary("alone, round trip", m["alone"]["client"])
+            _print_summary("alone, server ms", m["alone"]["server"])
+            _print_summary("while analyse runs, round trip", m["with_analyse"]["client"])
+            _print_summary("while analyse runs, server ms", m["with_analyse"]["server"])
+            _print_summary("analyse (400 rollouts, 256 sims)", m["analyse_ms"])
+        if args.expert:
+            result["expert"] = e = run_expert(base, [100.0, 300.0], 4, args.expert)
+            print("expert decide, 4 clients at once (round trip):")
+            for budget, row in e.items():
+                _print_summary(f"budget {budget} ms (bar {row['bar_ms']:.0f})", row)
+                _print_summary("  server ms", row["server"])
+        if args.hostile:
+            result["hostile"] = h = run_hostile(base, port, args.seconds, proc.pid)
+            print(f"hostile mix ({h['seconds']:.0f} s): slow bodies and headers, 8 x 2 MB "
+                  "bodies, 45 clients on one hot table, analyse")
+            _print_summary("fast calls (reads + hard decide)", h["fast_calls"])
+            _print_summary("reads of a quiet table", h["quiet_table_reads"])
+            _print_summary("hard's decide", h["hard_decide"])
+            _print_summary("hard's decide, server ms", h["hard_decide_server"])
+            _print_summary("analyse", h["analyse_ms"])
+            print(f"  answers: {h['answers']}; slow bodies: {h['slow_body']}; slow headers: "
+                  f"{h['slow_headers']}; server RSS max {h['server_rss_mb_max']:.0f} MB")
+    finally:
+        stop_server(proc)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return result
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="load phase time budget")
@@ -307,8 +574,19 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--decide-calls", type=int, default=300, help="decide latency samples")
     ap.add_argument("--duplicates", type=int, default=0, metavar="N",
                     help="instead: send N actions twice at once and count those applied twice")
+    ap.add_argument("--mixed", action="store_true",
+                    help="instead: hard's decide alone, then while another client runs "
+                         "analyse (--seconds)")
+    ap.add_argument("--expert", type=int, default=0, metavar="CALLS",
+                    help="instead: the expert's decide at 100 and 300 ms, 4 clients at once, "
+                         "CALLS each")
+    ap.add_argument("--hostile", action="store_true",
+                    help="instead: the fast calls' latency under a hostile mix (--seconds)")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = ap.parse_args(argv)
+    modes = run_modes(args)
+    if modes is not None:
+        return modes
     if not 1 <= args.workers <= 32 or not 0 < args.seconds <= 600 or args.max_tables < 1:
         ap.error("--workers 1 to 32, --seconds up to 600 and --max-tables at least 1")
     if not 0 <= args.duplicates <= 100_000:

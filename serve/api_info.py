@@ -7,20 +7,24 @@ import time
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from byapar_env import __version__
 from byapar_env.action_table import ACTIONS
 from byapar_env.engine import board as B
 from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
+from byapar_env.engine.serialize import game_from_dict, game_to_dict
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import limits
-from .codec import action_to_json
+from .codec import action_from_json, action_to_json
 from .decide import decide
 from .errors import Conflict, InvalidInput
+from .limits import EXPERT_BUDGET_MS
 from .roster import PERSON, Roster
 from .saves import load_game
-from .schemas import AnalyseIn, DecideIn, DecideOut, ErrorOut
+from .schemas import AnalyseIn, AnalyseOut, DecideIn, DecideOut, ErrorOut
+from .slow import SlowPool, analyse_job, expert_job
 from .tables import TableStore
 
 
@@ -40,7 +44,7 @@ def board_view() -> dict:
             "trade_money_step": B.RULES_FIGURES.trade_money_step, "hotel": B.HOTEL}
 
 
-def info_router(roster: Roster, pace_ms: int, store: TableStore,
+def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
                 max_body_bytes: int = limits.MAX_BODY_BYTES) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["info"])
     info = {
@@ -64,6 +68,8 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore,
                    "max_expert_sims": limits.MAX_EXPERT_SIMS,
                    "max_analyse_rollouts": limits.MAX_ANALYSE_ROLLOUTS,
                    "analyse_budget_s": limits.ANALYSE_BUDGET_S,
+                   "slow_workers": slow.workers, "max_slow_queued": slow.max_queued,
+                   "max_table_queue": limits.MAX_TABLE_QUEUE,
                    "idempotency_keys_kept": limits.MAX_REPLAY_KEYS,
                    "idempotency_bytes_kept": limits.MAX_REPLAY_BYTES},
     }
@@ -88,50 +94,71 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore,
     return router
 
 
-def decide_router(roster: Roster) -> APIRouter:
+def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["decide"],
-                       responses={c: {"model": ErrorOut} for c in (409, 413, 422)})
+                       responses={c: {"model": ErrorOut} for c in (409, 413, 422, 503)})
+
+    def fast_decide(body: DecideIn, name: str, start: float) -> Response:
+        game = _playable(body.game, "decide")
+        d = decide(roster.make(name), game, body.pre_roll_actions)
+        return _decision(game, name, d.action, d.id, start)
+
+    def checked(body_game: object, what: str) -> dict:
+        return game_to_dict(_playable(body_game, what))
 
     @router.post("/decide", response_model=DecideOut)
-    def decide_action(body: DecideIn) -> Response:
+    async def decide_action(body: DecideIn) -> Response:
         """What a computer player does in a saved game, for the seat that must decide. Nothing
-        is stored. ``ms`` is the server's time to read the game and decide."""
+        is stored. ``ms`` is the server's time to read the game and decide. The expert
+        searches in a separate worker process, within ``budget_ms`` counted from the
+        request's arrival (a call that could not start in time gets 503 server_busy)."""
         start = time.perf_counter()
+        arrived = time.monotonic()
         name = roster.check(body.player, "player")
         if body.budget_ms is not None and name not in roster.search:
             raise InvalidInput(f"budget_ms is the search budget of {', '.join(roster.search)}; "
                                f"{name!r} does not search", field="budget_ms")
-        game = load_game(body.game, "game")
-        if game.is_over:
-            raise Conflict("the game is over: there is nothing to decide", field="game")
-        player = (roster.make(name, budget_ms=body.budget_ms) if body.budget_ms is not None
-                  else roster.make(name))
-        d = decide(player, game, body.pre_roll_actions)
-        ms = (time.perf_counter() - start) * 1000.0
-        named = ACTIONS[d.id].name if d.id is not None else str(d.action)
-        return JSONResponse({
-            "api_version": limits.API_VERSION,
-            "action": {"id": d.id, "name": named, "text": str(d.action),
-                       "engine": action_to_json(d.action)},
-            "seat": game.current_player, "player": name, "ms": round(ms, 3)})
+        if name not in roster.search:
+            return await run_in_threadpool(fast_decide, body, name, start)
+        data = await run_in_threadpool(checked, body.game, "decide")
+        budget_ms = float(body.budget_ms if body.budget_ms is not None else EXPERT_BUDGET_MS)
+        out, _ = await slow.run_async(expert_job, data, body.pre_roll_actions, budget_ms,
+                                      arrived + budget_ms / 1000.0, None, None)
+        game = game_from_dict(data)
+        return _decision(game, name, action_from_json(out["action"]), out["id"], start)
 
-    @router.post("/analyse")
-    def analyse_game(body: AnalyseIn) -> Response:
+    @router.post("/analyse", response_model=AnalyseOut)
+    async def analyse_game(body: AnalyseIn) -> Response:
         """Each seat's chance of winning a saved game by rollouts to the end (95% Wilson
         intervals), and the expert's candidate actions with their simulated values. Bounded:
-        at most ``max_analyse_rollouts`` rollouts and ``max_expert_sims`` simulations, and
-        the rollouts stop after the server's time limit (``rollouts`` says how many ran).
-        The same seed gives the same figures when every rollout runs."""
-        from byapar_agents.analyse import analyse
-
+        at most ``max_analyse_rollouts`` rollouts and ``max_expert_sims`` simulations, and the
+        whole call ends within ``analyse_budget_s`` of its arrival, checked while it runs
+        (``rollouts`` says how many finished; with none, each ``rate`` is null). It runs in a
+        separate worker process. The same seed gives the same figures when all of it ran."""
         start = time.perf_counter()
-        game = load_game(body.game, "game")
-        if game.is_over:
-            raise Conflict("the game is over: there is nothing to analyse", field="game")
-        result = analyse(game, body.pre_roll_actions, rollouts=body.rollouts,
-                         expert_sims=body.expert_sims, seed=body.seed,
-                         deadline=start + limits.ANALYSE_BUDGET_S)
-        return JSONResponse({"api_version": limits.API_VERSION, **result.to_dict(),
+        arrived = time.monotonic()
+        data = await run_in_threadpool(checked, body.game, "analyse")
+        result = await slow.run_async(analyse_job, data, body.pre_roll_actions, body.rollouts,
+                                      body.expert_sims, body.seed,
+                                      arrived + limits.ANALYSE_BUDGET_S)
+        return JSONResponse({"api_version": limits.API_VERSION, **result,
                              "ms": round((time.perf_counter() - start) * 1000.0, 3)})
 
     return router
+
+
+def _playable(data: object, what: str):
+    game = load_game(data, "game")
+    if game.is_over:
+        raise Conflict(f"the game is over: there is nothing to {what}", field="game")
+    return game
+
+
+def _decision(game, name: str, action, action_id: int | None, start: float) -> Response:
+    ms = (time.perf_counter() - start) * 1000.0
+    named = ACTIONS[action_id].name if action_id is not None else str(action)
+    return JSONResponse({
+        "api_version": limits.API_VERSION,
+        "action": {"id": action_id, "name": named, "text": str(action),
+                   "engine": action_to_json(action)},
+        "seat": game.current_player, "player": name, "ms": round(ms, 3)})

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
 
@@ -21,6 +23,7 @@ from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
 from .roster import PERSON, Roster
 from .saves import load_game, read_table_save, table_save
 from .schemas import Advance, ApplyAction, CreateTable, ErrorOut, Mute, RulesIn, TableState
+from .slow import SlowPool
 from .state import table_state
 from .tables import Table, TableStore
 
@@ -96,8 +99,17 @@ def _replayed(body: bytes) -> Response:
                     headers={"Idempotent-Replayed": "true"})
 
 
-def tables_router(roster: Roster, store: TableStore) -> APIRouter:
+def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = None) -> APIRouter:
+    """The routes on tables. Each request on a table first waits for the table's turn in the
+    event loop (``Table.queued``), holding no thread, and only then takes a thread for its
+    work: 45 requests queued on one table hold one thread, not the pool, so other tables'
+    requests are answered meanwhile."""
     router = APIRouter(prefix="/v1/tables", tags=["tables"], responses=_ERRORS)
+
+    async def on_table(table_id: str, work: Callable[[Table], Response]) -> Response:
+        table = store.get(table_id)
+        async with table.queued():
+            return await run_in_threadpool(_locked, table, work)
 
     @router.post("", status_code=201, response_model=TableState)
     def create_table(body: CreateTable) -> Response:
@@ -108,18 +120,18 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
             return JSONResponse(table_state(table), status_code=201)
 
     @router.get("/{table_id}", response_model=TableState)
-    def read_table(table_id: str) -> Response:
+    async def read_table(table_id: str) -> Response:
         """The table's state: the saved game, the legal actions with ids and names, and more."""
-        with store.get(table_id).locked() as table:
-            return JSONResponse(table_state(table))
+        return await on_table(table_id, lambda table: JSONResponse(table_state(table)))
 
     @router.post("/{table_id}/actions", response_model=TableState)
-    def apply_action(table_id: str, body: ApplyAction) -> Response:
+    async def apply_action(table_id: str, body: ApplyAction) -> Response:
         """A person's action, by id, by name or in engine form (trade offers: engine form).
         With ``version`` it is applied only in that version of the table (409 otherwise);
         with ``idempotency_key`` a repeat gets the first answer and is not applied again."""
         fingerprint = _fingerprint("action", body)
-        with store.get(table_id).locked() as table:
+
+        def work(table: Table) -> Response:
             earlier = table.replay(body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
@@ -141,26 +153,32 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
                 raise IllegalAction(str(exc), field="action") from None
             return _answer(table, body.idempotency_key, fingerprint)
 
+        return await on_table(table_id, work)
+
     @router.post("/{table_id}/advance", response_model=TableState)
-    def advance(table_id: str, body: Advance | None = None) -> Response:
+    async def advance(table_id: str, body: Advance | None = None) -> Response:
         """Let computer seats decide, up to ``max_decisions``, until a person must decide or
         the game ends; ``moves`` lists what they did. ``version`` and ``idempotency_key`` as
         for actions."""
         body = body if body is not None else Advance()
         fingerprint = _fingerprint("advance", body)
-        with store.get(table_id).locked() as table:
+
+        def work(table: Table) -> Response:
             earlier = table.replay(body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
-            moves = table.advance(body.max_decisions, store.advance_budget_s)
+            moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
             return _answer(table, body.idempotency_key, fingerprint, moves)
 
+        return await on_table(table_id, work)
+
     @router.post("/{table_id}/mute", response_model=TableState)
-    def mute(table_id: str, body: Mute) -> Response:
+    async def mute(table_id: str, body: Mute) -> Response:
         """Stop (``"muted": true``) or allow again trade offers from computer seat ``seat`` to
         person seat ``person`` (every person seat when left out)."""
-        with store.get(table_id).locked() as table:
+
+        def work(table: Table) -> Response:
             table.check_version(body.version)
             n = len(table.seats)
             if body.seat >= n or table.players[body.seat] is None:
@@ -182,14 +200,19 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
                 table.changed()
             return JSONResponse(table_state(table))
 
+        return await on_table(table_id, work)
+
     @router.get("/{table_id}/save")
-    def save_table(table_id: str) -> Response:
+    async def save_table(table_id: str) -> Response:
         """The table as a file to keep: seats and the engine's saved game. POST it back to
         /v1/tables as ``{"save": ...}``."""
-        with store.get(table_id).locked() as table:
+
+        def work(table: Table) -> Response:
             data = table_save(table.seats, table.game, table.pre_roll_actions)
-        return JSONResponse(data, headers={
-            "Content-Disposition": f'attachment; filename="byapar-{table.id}.json"'})
+            return JSONResponse(data, headers={
+                "Content-Disposition": f'attachment; filename="byapar-{table.id}.json"'})
+
+        return await on_table(table_id, work)
 
     @router.delete("/{table_id}", status_code=204)
     def delete_table(table_id: str) -> Response:
@@ -198,3 +221,7 @@ def tables_router(roster: Roster, store: TableStore) -> APIRouter:
 
     return router
 
+
+def _locked(table: Table, work: Callable[[Table], Response]) -> Response:
+    with table.locked():
+        return work(table)

@@ -1,61 +1,123 @@
-"""An ASGI middleware that refuses request bodies over a size limit with 413.
+"""An ASGI middleware that bounds request bodies: their size, how many large ones are held at
+once, and how long one may take to arrive.
 
-A declared Content-Length over the limit is refused before anything is read (h11 holds the
-body to its declared length). A body sent without one (chunked) is read here first, up to the
-limit, and refused as soon as it passes it; within the limit it is handed on to the app as it
-came. Either way the server never holds more than the limit for a request.
+- Size: a declared Content-Length over the limit is refused with 413 before anything is read;
+  a body sent without one (chunked) is refused as soon as it passes the limit.
+- Large bodies: a body over ``large_bytes`` takes one of ``large_slots`` slots for the whole
+  request (reading, parsing the JSON, the work); with every slot taken it is refused at once
+  with 503 ``server_busy``. Parsed JSON takes about ten times its text in memory, so this
+  bounds what bodies can make the server hold: slots x limit x ~10 (4 x 2 MiB x 10: 80 MiB).
+- Time: the whole body must arrive within ``read_timeout_s`` of the request's headers, or the
+  request gets 408 ``body_timeout`` and the connection is closed: a client sending a byte at a
+  time cannot hold a request (and a slot) open for long.
+
+The body is read here, then handed to the app in one piece.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import TooLarge
 
+LARGE_BODY_BYTES = 256 * 1024
+LARGE_BODY_SLOTS = 4
+BODY_READ_TIMEOUT_S = 15.0
+
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, large_bytes: int = LARGE_BODY_BYTES,
+                 large_slots: int = LARGE_BODY_SLOTS,
+                 read_timeout_s: float = BODY_READ_TIMEOUT_S) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.large_bytes = large_bytes
+        self.large_slots = large_slots
+        self.read_timeout_s = read_timeout_s
+        self.large_in_use = 0  # changed only in the event loop
 
     def _message(self) -> str:
         return f"request bodies are at most {self.max_bytes:,} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         declared = next((v for k, v in scope.get("headers", ()) if k == b"content-length"), None)
-        if declared is not None:
-            if not declared.isdigit() or int(declared) > self.max_bytes:
-                await self._refuse(send)  # unreadable lengths are refused, not trusted
-                return
-            await self.app(scope, receive, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(send, TooLarge.status, "body_too_large", self._message())
             return
-        messages, seen = [], 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            seen += len(message.get("body", b""))
-            if seen > self.max_bytes:
-                await self._refuse(send)
-                return
-            if not message.get("more_body", False):
-                break
+        slot = False
+        try:
+            if declared is not None and int(declared) > self.large_bytes:
+                if not self._take_slot():
+                    await self._busy(send)
+                    return
+                slot = True
+            chunks: list[bytes] = []
+            seen = 0
+            deadline = time.monotonic() + self.read_timeout_s
+            last: Message = {"type": "http.request", "body": b"", "more_body": False}
+            while True:
+                left = deadline - time.monotonic()
+                try:
+                    message = await asyncio.wait_for(receive(), max(left, 0.0))
+                except TimeoutError:
+                    await self._refuse(send, 408, "body_timeout",
+                                       f"the request body did not arrive within "
+                                       f"{self.read_timeout_s:g} s")
+                    return
+                if message["type"] != "http.request":
+                    last = message  # the client went away: the app sees it
+                    break
+                body = message.get("body", b"")
+                seen += len(body)
+                if seen > self.max_bytes:
+                    await self._refuse(send, TooLarge.status, "body_too_large", self._message())
+                    return
+                if body:
+                    chunks.append(body)
+                if not slot and seen > self.large_bytes:
+                    if not self._take_slot():
+                        await self._busy(send)
+                        return
+                    slot = True
+                if not message.get("more_body", False):
+                    break
+            first: Message = ({"type": "http.request", "body": b"".join(chunks),
+                               "more_body": False} if last["type"] == "http.request" else last)
+            chunks.clear()
+            given = [first]
 
-        async def replay():
-            return messages.pop(0) if messages else await receive()
+            async def replay() -> Message:
+                return given.pop() if given else await receive()
 
-        await self.app(scope, replay, send)
+            await self.app(scope, replay, send)
+        finally:
+            if slot:
+                self.large_in_use -= 1
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(TooLarge(self._message(), field="body").body()).encode()
-        await send({"type": "http.response.start", "status": TooLarge.status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+    def _take_slot(self) -> bool:
+        if self.large_in_use >= self.large_slots:
+            return False
+        self.large_in_use += 1
+        return True
+
+    async def _busy(self, send: Send) -> None:
+        await self._refuse(send, 503, "server_busy",
+                           f"the server is reading {self.large_slots} large request bodies "
+                           "already; try again in a moment", retry=True)
+
+    async def _refuse(self, send: Send, status: int, code: str, detail: str,
+                      retry: bool = False) -> None:
+        body = json.dumps({"error": code, "detail": detail, "field": "body"}).encode()
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+        if retry:
+            headers.append((b"retry-after", b"1"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -2,21 +2,39 @@
 
     byapar serve [--host 127.0.0.1] [--port 8000] [--pace-ms 400] [--player FOLDER ...]
                  [--max-tables 64] [--advance-budget-s 2] [--cors-origin ORIGIN ...]
+                 [--slow-workers 2] [--allow-host NAME ...] [--token TOKEN | --no-token]
+                 [--log-level warning]
 
 Then open http://127.0.0.1:8000/ in a browser. ``--player`` offers a checkpoint folder (or a
 level or panel name, which are offered anyway) as a computer player; a folder that cannot be
 used stops the server before it starts, with the reason. The server binds its socket before it
 says where it listens, so ``--port 0`` prints the port the system chose, and a port in use
 stops it with that reason (rather than naming another server's address).
+
+Only the Host names given by ``--allow-host`` (loopback names by default, plus ``--host``
+itself when it is a name or a specific address) are served. A ``--host`` other people can
+reach needs ``--token`` (or ``BYAPAR_SERVE_TOKEN``), or ``--no-token`` to say that something
+in front of the server checks who calls. ``--log-level info`` logs every request.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import re
 import socket
 import sys
 
-from .limits import ADVANCE_BUDGET_S, DEFAULT_PACE_MS, MAX_PACE_MS, MAX_TABLES
+from .guard import LOOPBACK_HOSTS, is_loopback
+from .limits import (
+    ADVANCE_BUDGET_S,
+    DEFAULT_PACE_MS,
+    MAX_PACE_MS,
+    MAX_SLOW_QUEUED,
+    MAX_TABLES,
+    SLOW_WORKERS,
+)
 
 MAX_TABLES_FLAG = 10_000  # --max-tables: each table holds a game and a few answers in memory
 MAX_ADVANCE_BUDGET_S = 60.0
@@ -76,6 +94,35 @@ def _origin(text: str) -> str:
         f"port if any, no path) or *, got {text!r}")
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+TIMEOUT_KEEP_ALIVE_S = 5  # an idle kept-alive connection is closed after this
+MAX_CONNECTIONS = 1000  # open connections at once; more get 503
+SWITCH_INTERVAL_S = 0.001
+_TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{16,256}")
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"--slow-workers must be a whole number from 0 to 64, "
+                                         f"got {text!r}")
+    return int(text)
+
+
+def _token(text: str) -> str:
+    if not _TOKEN.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            "--token must be 16 to 256 characters of letters, digits and ._~+/=- "
+            "(python -c 'import secrets; print(secrets.token_urlsafe())' makes one)")
+    return text
+
+
+def _host_name(text: str) -> str:
+    if not text or len(text) > 253 or any(c in text for c in " /\\@?#"):
+        raise argparse.ArgumentTypeError(f"--allow-host must be a host name or address "
+                                         f"(no port), or *, got {text!r}")
+    return text
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog="byapar serve",
@@ -100,7 +147,45 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     metavar="ORIGIN",
                     help="let web pages from ORIGIN (https://host[:port]) call the API from a "
                          "browser (repeatable; default: none, only this server's own page)")
-    return ap.parse_args(argv)
+    ap.add_argument("--slow-workers", type=_workers, default=SLOW_WORKERS,
+                    help="worker processes for the slow calls (the expert's decisions, "
+                         "analyses), so they never slow the fast ones; 0 runs them on a thread "
+                         "of the server (default: %(default)s)")
+    ap.add_argument("--allow-host", action="append", default=[], type=_host_name,
+                    metavar="NAME",
+                    help="also answer requests for this host name (the Host header; "
+                         "repeatable; * for any). Default: loopback names only, and --host")
+    token = ap.add_mutually_exclusive_group()
+    token.add_argument("--token", type=_token, default=os.environ.get("BYAPAR_SERVE_TOKEN"),
+                       help="every request must carry this token (Authorization: Bearer "
+                            "TOKEN; a browser opens /?token=TOKEN once). Needed with a --host "
+                            "other machines can reach. Default: $BYAPAR_SERVE_TOKEN")
+    token.add_argument("--no-token", action="store_true",
+                       help="serve a --host other machines can reach without a token (only "
+                            "behind something that checks who calls)")
+    ap.add_argument("--log-level", choices=LOG_LEVELS, default="warning",
+                    help="the server's log level; info and debug also log every request "
+                         "(default: %(default)s)")
+    args = ap.parse_args(argv)
+    if args.no_token:
+        args.token = None
+    if args.token is not None and not _TOKEN.fullmatch(args.token):
+        ap.error("BYAPAR_SERVE_TOKEN must be 16 to 256 characters of letters, digits and "
+                 "._~+/=-")
+    if not is_loopback(args.host) and args.token is None and not args.no_token:
+        ap.error(f"--host {args.host} can be reached from other machines: give --token "
+                 "(or BYAPAR_SERVE_TOKEN) so that only those who have it can play, or "
+                 "--no-token if something in front of the server checks who calls")
+    return args
+
+
+def allowed_hosts(args: argparse.Namespace) -> list[str]:
+    """The Host names served: loopback ones, --host unless it is a wildcard address, and
+    every --allow-host."""
+    hosts = list(LOOPBACK_HOSTS)
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)
+    return hosts + list(args.allow_host)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -109,6 +194,9 @@ def bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it: without it an answer written in two parts (the
+        # headers, then the body) waits for the client's delayed ACK, 40 ms a request.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
         sock.listen(2048)
     except OSError:
@@ -130,10 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, UnknownAgentError) as exc:
         print(f"byapar serve: --player: {exc}", file=sys.stderr)
         return 2
+    from .protocol import TimedH11Protocol
+    from .slow import SlowPool
     from .tables import TableStore
 
     store = TableStore(max_tables=args.max_tables, advance_budget_s=args.advance_budget_s)
-    app = create_app(roster, pace_ms=args.pace_ms, store=store, cors_origins=args.cors_origin)
+    slow = SlowPool(workers=args.slow_workers, max_queued=MAX_SLOW_QUEUED)
+    app = create_app(roster, pace_ms=args.pace_ms, store=store, cors_origins=args.cors_origin,
+                     slow=slow, allowed_hosts=allowed_hosts(args), token=args.token)
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -145,8 +237,15 @@ def main(argv: list[str] | None = None) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"byapar serve: the web table at http://{shown}:{port}/ (Ctrl+C stops it)",
           file=sys.stderr, flush=True)
-    # No access log: a paced game polls several times a second and would flood the terminal.
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    # The access log only from --log-level info: a paced game polls several times a second.
+    config = uvicorn.Config(app, log_level=args.log_level,
+                            access_log=args.log_level in ("info", "debug"),
+                            http=TimedH11Protocol, timeout_keep_alive=TIMEOUT_KEEP_ALIVE_S,
+                            limit_concurrency=MAX_CONNECTIONS)
+    logging.getLogger("byapar_serve").setLevel(args.log_level.upper())
+    # A request thread waiting for the interpreter lock behind a long one (a computer seat's
+    # advance, a large body's JSON) gets it after 1 ms rather than 5: fast calls stay fast.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -58,8 +58,9 @@ def action_from_json(data: object, field: str = "engine") -> Action:
                            f"({', '.join(_FIELDS)})", field=field)
     unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
-        raise InvalidInput(f"{field} has unknown fields {unknown}", field=f"{field}.{unknown[0]}",
-                           allowed=list(_FIELDS))
+        first = unknown[0] if unknown[0].isprintable() and len(unknown[0]) <= 40 else "?"
+        raise InvalidInput(f"{field} has unknown fields {ascii(unknown)[:200]}",
+                           field=f"{field}.{first}", allowed=list(_FIELDS))
     kind_name = data.get("kind")
     if not isinstance(kind_name, str) or kind_name.lower() not in KIND_NAMES:
         raise InvalidInput(f"{field}.kind must be one of {', '.join(KIND_NAMES)}",

@@ -97,3 +97,11 @@ class TableBusy(ApiError):
 
     status = 503
     code = "table_busy"
+
+
+class ServerBusy(ApiError):
+    """The server's bounded pool for slow calls (the expert, analyses) is full, or a call could
+    not start before its deadline. Try again in a few seconds."""
+
+    status = 503
+    code = "server_busy"

@@ -23,6 +23,10 @@ MAX_REPLAY_KEYS = 32
 MAX_REPLAY_BYTES = 256 * 1024
 MAX_IDEMPOTENCY_KEY_CHARS = 128
 LOCK_WAIT_S = 10.0  # how long a request waits for its table's lock before 503
+MAX_TABLE_QUEUE = 64  # requests waiting for one table; more get 503 at once
+# Slow calls (the expert, analyses) run in a pool of worker processes (serve/slow.py).
+SLOW_WORKERS = 4  # processes: four clients of the expert at once are served without waiting
+MAX_SLOW_QUEUED = 8  # slow calls waiting for a worker; more get 503 at once
 MAX_PACE_MS = 10_000
 DEFAULT_PACE_MS = 400
 # The expert searches with the engine at each decision: its work is bounded by these.

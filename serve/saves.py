@@ -161,10 +161,10 @@ def load_game(data: object, field: str = "game") -> Game:
 
 def table_save(seats: list[str], game: Game, pre_roll_actions: int) -> dict:
     """A table as a file: who sits where, the pre-roll count, and the engine's saved game."""
-    from byapar_env.engine.serialize import game_to_dict
+    from .state import game_snapshot
 
     return {"format": TABLE_FORMAT, "version": TABLE_VERSION, "seats": list(seats),
-            "pre_roll_actions": pre_roll_actions, "game": game_to_dict(game)}
+            "pre_roll_actions": pre_roll_actions, "game": game_snapshot(game)}
 
 
 def read_table_save(data: dict, field: str = "save") -> tuple[list, Game, int]:

@@ -155,22 +155,131 @@ class DecideOut(BaseModel):
     ms: float = Field(description="server time to load the game and decide, milliseconds")
 
 
-class TableState(BaseModel):
+class _Out(BaseModel):
+    # Answers may gain fields in later releases: described here, never refused.
+    model_config = ConfigDict(extra="allow")
+
+
+class SeatOut(_Out):
+    seat: int
+    player: str = Field(description='"person" or the computer player\'s name')
+    person: bool
+    muted: list[int] | None = Field(None, description="person seats only: the computer "
+                                                      "seats whose offers it does not get")
+
+
+class StatusOut(_Out):
+    phase: str = Field(description="PRE_ROLL, BUY, AUCTION, TRADE_ANSWER, RAISE_CASH, "
+                                   "GAME_OVER, ...")
+    current_player: int
+    is_over: bool
+    winners: list[int]
+    round: int
+    round_limit: int
+    turn_count: int
+    dice: list[int]
+    debt_owed: int
+    pre_roll_actions: int
+    pre_roll_cap: int
+
+
+class PlayerOut(_Out):
+    seat: int
+    cash: int
+    net_worth: int
+    bankrupt: bool
+    in_jail: bool
+    position: int
+    bail_cards: int
+    places: list[int]
+
+
+class LegalOut(_Out):
+    id: int = Field(description="send it as {\"id\": ...} to take the action")
+    name: str
+    text: str
+    engine: EngineAction
+
+
+class BidsOut(_Out):
+    square: int
+    high: int
+    holder: int
+    bidders: list[int]
+    min: int
+    max: int
+    step: int
+
+
+class TradeOut(_Out):
+    targets: list[int] = Field(description="the seats an offer may go to now")
+    offers_left: int
+
+
+class OfferOut(EngineAction):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    from_seat: int = Field(alias="from", description="the seat that made the offer")
+    text: str
+
+
+class MoveOut(_Out):
+    seat: int
+    player: str
+    text: str
+    id: int | None
+
+
+class TableState(_Out):
     """The state of a table; see docs/serve.md for every field."""
 
-    model_config = ConfigDict(extra="allow")
     api_version: int
     id: str
-    version: int
-    seats: list[dict[str, Any]]
-    to_move: str | None
-    status: dict[str, Any]
-    players: list[dict[str, Any]]
-    legal: list[dict[str, Any]]
-    bids: dict[str, Any] | None
-    trade: dict[str, Any] | None
-    offer: dict[str, Any] | None
-    game: dict[str, Any]
+    version: int = Field(description="goes up by one with every change of the table")
+    seats: list[SeatOut]
+    to_move: str | None = Field(description='"person", "computer", or null once it is over')
+    status: StatusOut
+    players: list[PlayerOut]
+    legal: list[LegalOut]
+    bids: BidsOut | None = Field(description="at an auction: any bid from min to max in steps")
+    trade: TradeOut | None
+    offer: OfferOut | None = Field(description="the offer being answered, if any")
+    game: dict[str, Any] = Field(description="the engine's saved game (Game.to_json)")
+    moves: list[MoveOut] | None = Field(None, description="advance only: what the computer "
+                                                          "seats did")
+
+
+class ChanceOut(_Out):
+    seat: int
+    wins: float = Field(description="rollouts won, a shared win counted as its share")
+    rate: float | None = Field(description="null when no rollout finished in time")
+    ci95: list[float] = Field(description="95% Wilson interval of the rate")
+    value_net: float = Field(description="the value network's chance (instant, no interval)")
+
+
+class CandidateOut(_Out):
+    action: str
+    prior: float
+    source: str
+    sims: int
+    value: float | None
+
+
+class ExpertOut(_Out):
+    sims: int
+    choice: int = Field(description="index into candidates")
+    action: str
+    candidates: list[CandidateOut]
+
+
+class AnalyseOut(_Out):
+    api_version: int
+    seat_to_move: int
+    rollouts: int = Field(description="rollouts that finished (fewer than asked when the "
+                                      "time limit ran out)")
+    seconds: float
+    chances: list[ChanceOut]
+    expert: ExpertOut | None
+    ms: float
 
 
 class ErrorOut(BaseModel):

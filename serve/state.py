@@ -15,6 +15,21 @@ from .roster import PERSON
 from .tables import Table
 
 
+def _copied(value: object) -> object:
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
+def game_snapshot(game: Game) -> dict:
+    """The engine's saved game as values of its own: ``game_to_dict`` hands out the game's
+    live lists (cash, owners, the log), so a state kept by the caller would change as play
+    goes on."""
+    return _copied(game_to_dict(game))
+
+
 def players_view(game: Game) -> list[dict]:
     return [{"seat": s, "cash": game.cash[s], "net_worth": game.net_worth(s),
              "bankrupt": game.bankrupt[s], "in_jail": game.in_jail[s],
@@ -53,7 +68,7 @@ def table_state(table: Table, moves: list[dict] | None = None) -> dict:
         "bids": bid_range(game),
         "trade": trade_options(game, pre_roll),
         "offer": offer_view(game),
-        "game": game_to_dict(game),
+        "game": game_snapshot(game),
     }
     if moves is not None:
         state["moves"] = moves

@@ -17,26 +17,34 @@ within its turn.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+from byapar_agents import ExpertPlayer
 
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
+from byapar_env.engine.serialize import game_to_dict
 
+from .codec import action_from_json
 from .decide import Decision, decide, fallback, id_of, legal_now, steps_of
-from .errors import Conflict, NotFound, StaleVersion, TableBusy, TooManyTables
+from .errors import Conflict, NotFound, ServerBusy, StaleVersion, TableBusy, TooManyTables
 from .limits import (
     ADVANCE_BUDGET_S,
     IDLE_EVICT_S,
     LOCK_WAIT_S,
     MAX_REPLAY_BYTES,
     MAX_REPLAY_KEYS,
+    MAX_TABLE_QUEUE,
     MAX_TABLES,
 )
 from .roster import PERSON, Roster
+from .slow import SlowPool, expert_job, expert_state
 
 
 def unwanted(offer: Action) -> bool:
@@ -63,6 +71,10 @@ class Table:
             if player is not None and hasattr(player, "reset"):
                 player.reset(seed + s)
         self._lock = threading.Lock()
+        # The queue's lock, one per event loop (a server has one; a test client may start
+        # several), made in that loop; the thread lock below still keeps requests apart.
+        self._queue_locks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._waiting = 0  # requests queued for this table (read and changed in the loop)
         self.last_used = time.monotonic()
         self._stamp = game.turn_count
         self._pre_roll = pre_roll_actions
@@ -74,6 +86,30 @@ class Table:
         self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
         self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
         self.offers_held_back = 0  # computer offers replaced by offer_refusal
+
+    @asynccontextmanager
+    async def queued(self) -> AsyncIterator[Table]:
+        """Wait for this table's turn without holding a thread (requests on one table queue
+        here, in the event loop, so a busy table never ties up the shared thread pool): at
+        most ``MAX_TABLE_QUEUE`` waiting, each at most ``LOCK_WAIT_S``; ``TableBusy`` (503)
+        otherwise."""
+        loop = asyncio.get_running_loop()
+        lock = self._queue_locks.get(loop)
+        if lock is None:
+            lock = self._queue_locks[loop] = asyncio.Lock()
+        if self._waiting >= MAX_TABLE_QUEUE:
+            raise TableBusy(f"table {self.id} has {self._waiting} requests waiting; try again")
+        self._waiting += 1
+        try:
+            await asyncio.wait_for(lock.acquire(), LOCK_WAIT_S)
+        except TimeoutError:
+            raise TableBusy(f"table {self.id} is busy with another request; try again") from None
+        finally:
+            self._waiting -= 1
+        try:
+            yield self
+        finally:
+            lock.release()
 
     @contextmanager
     def locked(self) -> Iterator[Table]:
@@ -168,10 +204,23 @@ class Table:
             return f"seat {target} would give something and get nothing"
         return None
 
+    def _expert_decision(self, slow: SlowPool, left_s: float) -> Decision:
+        """The seated expert's decision, searched in the slow pool within ``left_s`` (and its
+        own budget); its memory of the game travels with it."""
+        game = self.game
+        player = self.players[game.current_player]
+        out, state = slow.run(expert_job, game_to_dict(game), self.pre_roll_actions,
+                              float(player.budget_ms or 0.0), time.monotonic() + left_s, None,
+                              expert_state(player))
+        vars(player).update(state)
+        return Decision(action_from_json(out["action"]), out["id"], out["steps"])
+
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
-                clock: Callable[[], float] = time.perf_counter) -> list[dict]:
+                clock: Callable[[], float] = time.perf_counter,
+                slow: SlowPool | None = None) -> list[dict]:
         """Play computer seats until a person must decide, the game ends, ``max_decisions``
-        have been made or ``budget_s`` has passed. Returns the moves made."""
+        have been made or ``budget_s`` has passed (an expert's search stops by then too).
+        Returns the moves made. With ``slow``, the expert searches there, off this thread."""
         moves: list[dict] = []
         start = clock()
         while (len(moves) < max_decisions and self.to_move() == "computer"
@@ -179,7 +228,18 @@ class Table:
             game = self.game
             seat = game.current_player
             pre_roll = self.pre_roll_actions
-            d = decide(self.players[seat], game, pre_roll)
+            player = self.players[seat]
+            if isinstance(player, ExpertPlayer):
+                left = budget_s - (clock() - start)
+                try:
+                    d = (self._expert_decision(slow, left) if slow is not None
+                         else decide(player, game, pre_roll))
+                except ServerBusy:
+                    if moves:
+                        break  # the moves made stand; the next advance goes on
+                    raise
+            else:
+                d = decide(player, game, pre_roll)
             if d.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(d.action):
                 # An offer the person should not get: the seat does what it would do without
                 # offering (rolls, before the roll).

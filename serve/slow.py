@@ -1,0 +1,387 @@
+"""Slow work off the threads that answer fast calls: the expert's decisions and analyses run in
+a small pool of worker processes, each bounded by a deadline checked while it runs.
+
+Why processes: a search is pure Python, and in the server's own process it would hold the
+interpreter lock that every other request needs (while one client ran ``/v1/analyse``, hard's
+decide p95 went from 6 to 54 ms). In a worker process it shares only the CPU. The pool is
+bounded: ``workers`` processes and at most ``max_queued`` jobs waiting; past that a request
+gets 503 ``server_busy`` at once, never a growing queue.
+
+Every job carries an absolute deadline (``time.monotonic``, the same clock in every process on
+the machine), counted from the moment the server took the request, so time spent waiting for a
+worker counts against it:
+
+- the expert (``BoundedExpert``) checks its deadline before each round of simulations, using
+  the time a simulation took in this process so far (also on its first decision, which is what
+  a fresh expert cannot do), and after each simulation; a round cut short is dropped whole, so
+  the candidates stay paired. Workers keep their experts, so the estimate carries over;
+- an analysis gives the expert at most ``EXPERT_SHARE`` of its time and plays rollouts to the
+  end until the deadline, checked at every decision of a rollout; a rollout cut short is not
+  counted (``rollouts`` in the answer says how many finished).
+
+``workers=0`` runs the jobs on a thread of this process instead (tests, and machines where a
+process pool is unwanted): the same deadlines, without the isolation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from .errors import ServerBusy
+
+EXPERT_SHARE = 0.4  # of an analysis' time, the most its expert evaluation may take
+MIN_ANALYSE_S = 0.5  # an analysis that would start with less time left is not started (503)
+# The time the search itself may take of a decision's remaining budget: the rest covers
+# reading the game, the candidates' forward passes and the answer.
+SEARCH_SHARE = 0.85
+# A round of simulations starts only if this many times its expected time fits: one
+# simulation's time varies (a rollout that reaches a trade or an auction plays longer).
+ROUND_MARGIN = 1.5
+
+
+class TooLate(Exception):
+    """The job's deadline passed while it waited for a worker."""
+
+
+# ---------------------------------------------------------------------- in the worker process
+_SHARED_ROLLOUT_S = [0.0]  # this process's running mean time of one simulation
+# The trade finder's time on a decision, a high running estimate (it varies tenfold with the
+# position: 20 to 750 ms measured); it runs only when the time left is FINDER_ROOM times that.
+_FINDER_S = [0.0]
+FINDER_ROOM = 2.0
+_EXPERTS: dict[str, Any] = {}
+
+
+def _bounded_expert_class():
+    from byapar_agents.expert import ExpertPlayer
+    from byapar_agents.search import Rollouts, rollout_seeds, search_root
+
+    class BoundedExpert(ExpertPlayer):
+        """The expert, with a hard deadline (``perf_counter`` time) checked during the
+        search, and a first round that runs only if the process's measured simulation time
+        says it fits. See the module docstring."""
+
+        hard_deadline = math.inf
+
+        def found_offers(self, game, pre_roll_actions, policy):
+            """The trade finder's offers, as the expert's, but only when the time left
+            leaves room for it (the finder cannot be stopped once it runs): at serve's
+            budgets of a few hundred ms it often does not fit, and the expert then weighs
+            the policy's and the medium player's candidates only."""
+            key = (game.turn_count, game.offers_made, tuple(game.owner))
+            cached = self._found[0] == key
+            left = self.hard_deadline - time.perf_counter()
+            if self.budget_ms is not None:
+                left = min(left, self._decision_end - time.perf_counter())
+            if not cached and left < FINDER_ROOM * _FINDER_S[0]:
+                return []
+            start = time.perf_counter()
+            offers = super().found_offers(game, pre_roll_actions, policy)
+            if not cached and self._found[0] == key:
+                took = time.perf_counter() - start
+                # Up fast, down slowly: the estimate stays near the finder's slow cases.
+                _FINDER_S[0] = max(took, 0.9 * _FINDER_S[0] + 0.1 * took)
+            return offers
+
+        def evaluate(self, game, pre_roll_actions=0, seed=0, avoid=frozenset()):
+            budget = self.budget_ms / 1000.0 if self.budget_ms is not None else math.inf
+            self._decision_end = time.perf_counter() + budget
+            return super().evaluate(game, pre_roll_actions, seed, avoid)
+
+        def _simulate(self, game, seat, candidates, pre_roll_actions, seed, start) -> int:
+            rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
+                                self.rollout, self.policy(game), self.value)
+            seeds = rollout_seeds(seed)
+            per_round = len(candidates)
+            deadline = self.hard_deadline
+            if self.sims is not None:
+                rounds = max(1, self.sims // per_round)
+            else:
+                rounds = max(1, 100_000 // per_round)
+                deadline = min(deadline, start + self.budget_ms / 1000.0)
+            played = 0
+            for _ in range(rounds):
+                now = time.perf_counter()
+                estimate = (self._rollout_s or _SHARED_ROLLOUT_S[0]) * ROUND_MARGIN
+                if now + per_round * estimate > deadline:
+                    break
+                s = seeds.getrandbits(62)
+                for i, c in enumerate(candidates):
+                    if i and time.perf_counter() > deadline:
+                        for done in candidates[:i]:  # keep the candidates paired
+                            done.scores.pop()
+                        return played
+                    c.scores.append(rollouts.run(c.action, s))
+                played += per_round
+                took = (time.perf_counter() - now) / per_round
+                self._rollout_s = took if self._rollout_s == 0 else (
+                    0.8 * self._rollout_s + 0.2 * took)
+                shared = _SHARED_ROLLOUT_S[0]
+                _SHARED_ROLLOUT_S[0] = took if shared == 0 else 0.8 * shared + 0.2 * took
+                if time.perf_counter() > deadline:
+                    break
+            return played
+
+    return BoundedExpert
+
+
+_BOUNDED: list[type] = []
+
+
+def bounded_expert(seed: int | None = None, **options: Any):
+    """A new ``BoundedExpert`` (``ExpertPlayer`` options)."""
+    if not _BOUNDED:
+        _BOUNDED.append(_bounded_expert_class())
+    return _BOUNDED[0](seed, **options)
+
+
+def _worker_expert(key: str):
+    expert = _EXPERTS.get(key)
+    if expert is None:
+        from .limits import EXPERT_BUDGET_MS
+
+        expert = _EXPERTS[key] = bounded_expert(0, budget_ms=EXPERT_BUDGET_MS)
+    return expert
+
+
+def warm() -> int:
+    """Load what the jobs use (the hard policy, the value network), play a few searches and
+    run the trade finder on a few positions, so the first real job pays for none of it and
+    the times of a simulation and of the finder are known (about 2 s)."""
+    from byapar_env.engine import Game, Rules
+
+    from .decide import decide
+
+    expert = _worker_expert("decide")
+    rng = random.Random(2)
+    searched = found = 0
+    for seed in range(12):
+        if searched >= 3 and found >= 4:
+            break
+        game = Game(Rules(num_players=3 + seed % 3), seed=seed)
+        while game.round < 4 + seed and not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            if searched < 3 and game.phase.name in ("BUY", "AUCTION"):
+                expert.reset(seed)
+                expert.budget_ms = 60.0
+                decide(expert, game, 0)
+                searched += 1
+        if game.is_over or game.phase.name != "PRE_ROLL" or found >= 4:
+            continue
+        expert.reset(seed)
+        expert.budget_ms = 60_000.0
+        expert._decision_end = math.inf
+        start = time.perf_counter()
+        expert.found_offers(game, 0, expert.policy(game))
+        _FINDER_S[0] = max(_FINDER_S[0], time.perf_counter() - start)
+        found += 1
+    expert.reset(0)
+    return os.getpid()
+
+
+# State of a seated expert that travels with each of its decisions (its memory of the turn and
+# of the offers it made); the loaded networks and the timing estimate stay in the worker.
+_KEEP_IN_WORKER = frozenset({"learned", "value", "last", "_rollout_s", "hard_deadline",
+                             "_decision_end"})
+
+
+def expert_state(player: object) -> dict:
+    return {k: v for k, v in vars(player).items() if k not in _KEEP_IN_WORKER}
+
+
+def expert_job(game_data: dict, pre_roll: int, budget_ms: float, deadline: float,
+               seed: int | None, state: dict | None) -> tuple[dict, dict | None]:
+    """One expert decision in a worker: ``(decision, state after it)``. ``state``: a seated
+    expert's (``expert_state``), or None for a fresh one seeded ``seed``."""
+    from byapar_env.engine.serialize import game_from_dict
+
+    from .codec import action_to_json
+    from .decide import decide
+
+    # However late the job starts, it answers: with no time left the search is skipped and
+    # the expert plays its policy's choice (the hard player's move), in a few milliseconds.
+    left = max(deadline - time.monotonic(), 0.0)
+    game = game_from_dict(game_data)
+    expert = _worker_expert("seat" if state is not None else "decide")
+    if state is not None:
+        vars(expert).update(state)
+    else:
+        expert.reset(seed)
+    expert.budget_ms = max(0.001, min(budget_ms / 1000.0, left) * SEARCH_SHARE * 1000.0)
+    expert.find_trades = True
+    expert.hard_deadline = time.perf_counter() + left * SEARCH_SHARE
+    try:
+        d = decide(expert, game, pre_roll)
+    finally:
+        expert.hard_deadline = math.inf
+    out = {"action": action_to_json(d.action), "id": d.id, "steps": d.steps}
+    return out, (expert_state(expert) if state is not None else None)
+
+
+def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, int]:
+    """Each seat's chance of winning by up to ``rollouts`` rollouts to the end, as
+    ``byapar_agents.analyse.win_chances`` (the same seeds, so the same figures when all run),
+    but the deadline (``perf_counter``) is checked at every decision and a rollout it cuts
+    short is not counted: there may be none."""
+    from byapar_agents.analyse import SeatChance
+    from byapar_agents.arena import wilson
+    from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
+
+    from byapar_env.driver import SeatDriver
+
+    root = search_root(game)
+    n = game.num_players
+    wins = [0.0] * n
+    players = [ROLLOUT_PLAYER() for _ in range(n)]
+    seeds = random.Random(seed)
+    done = 0
+    clock = time.perf_counter
+    for _ in range(rollouts):
+        if clock() > deadline:
+            break
+        s = seeds.getrandbits(62)
+        g = chance_game(root, s)
+        driver = SeatDriver.for_game(g, max_decisions=10**9)
+        for i, p in enumerate(players):
+            p.reset(s + i)
+        finished = True
+        while legal := driver.engine_choices():
+            if clock() > deadline:
+                finished = False
+                break
+            seat = g.current_player
+            driver.take_engine(players[seat].choose(g, seat, legal))
+        if not finished:
+            break
+        for w in g.winners:
+            wins[w] += 1.0 / len(g.winners)
+        done += 1
+    chances = [SeatChance(s, wins[s], done, wins[s] / done if done else None,
+                          wilson(wins[s], done) if done else (0.0, 1.0)) for s in range(n)]
+    return chances, done
+
+
+def analyse_job(game_data: dict, pre_roll: int, rollouts: int, expert_sims: int, seed: int,
+                deadline: float) -> dict:
+    """``byapar_agents.analyse.analyse`` with every part bounded by ``deadline``."""
+    from byapar_agents.analyse import Analysis
+    from byapar_agents.value import shipped_value
+
+    from byapar_env.engine.serialize import game_from_dict
+
+    left = deadline - time.monotonic()
+    if left < MIN_ANALYSE_S:
+        raise TooLate
+    start = time.perf_counter()
+    end = start + left
+    game = game_from_dict(game_data)
+    expert = bounded_expert(seed, sims=expert_sims)
+    expert.hard_deadline = start + left * EXPERT_SHARE
+    evaluation = expert.evaluate(game, pre_roll, seed)
+    chances, done = win_chances(game, rollouts, seed, end)
+    by_net = shipped_value().win_chances(game)
+    analysis = Analysis(game.current_player, chances, done, evaluation,
+                        time.perf_counter() - start, by_net)
+    return analysis.to_dict()
+
+
+# ---------------------------------------------------------------------- in the server process
+class SlowPool:
+    """The bounded pool of worker processes (threads when ``workers`` is 0)."""
+
+    def __init__(self, workers: int = 2, max_queued: int = 8) -> None:
+        self.workers = workers
+        self.max_queued = max_queued
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+        self._in_flight = 0
+
+    def _pool(self) -> Executor:
+        with self._lock:
+            if getattr(self._executor, "_broken", False):  # a worker died: start afresh
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+            if self._executor is None:
+                if self.workers == 0:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="byapar-slow")
+                else:
+                    # spawn: a forked copy of a threaded server could inherit a held lock.
+                    self._executor = ProcessPoolExecutor(
+                        self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return self._executor
+
+    def start(self) -> None:
+        """Start the workers now and warm each (loads the networks), without waiting."""
+        pool = self._pool()
+        for _ in range(max(1, self.workers)):
+            pool.submit(warm)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+
+    def _admit(self) -> None:
+        with self._lock:
+            limit = max(1, self.workers) + self.max_queued
+            if self._in_flight >= limit:
+                raise ServerBusy("the server's slow calls (the expert, analyses) are all busy; "
+                                 "try again in a few seconds")
+            self._in_flight += 1
+
+    def _done(self, _: object = None) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    def run(self, fn: Callable, *args: Any) -> Any:
+        """Run ``fn(*args)`` on the pool and wait (from a thread)."""
+        self._admit()
+        try:
+            future = self._pool().submit(fn, *args)
+        except BaseException:
+            self._done()
+            raise
+        future.add_done_callback(self._done)
+        return _result(future.result)
+
+    async def run_async(self, fn: Callable, *args: Any) -> Any:
+        """Run ``fn(*args)`` on the pool and wait without holding a thread."""
+        self._admit()
+        try:
+            future = self._pool().submit(fn, *args)
+        except BaseException:
+            self._done()
+            raise
+        future.add_done_callback(self._done)
+        return await _aresult(asyncio.wrap_future(future))
+
+
+def _result(get: Callable) -> Any:
+    try:
+        return get()
+    except BrokenProcessPool:
+        raise ServerBusy("a worker of the server stopped; try again") from None
+    except TooLate:
+        raise ServerBusy("the server was too busy to start this call before its deadline; "
+                         "try again") from None
+
+
+async def _aresult(wrapped: asyncio.Future) -> Any:
+    try:
+        return await wrapped
+    except BrokenProcessPool:
+        raise ServerBusy("a worker of the server stopped; try again") from None
+    except TooLate:
+        raise ServerBusy("the server was too busy to start this call before its deadline; "
+                         "try again") from None
