@@ -4,6 +4,9 @@ and the decision call's latency for the hard player.
     python -m bench.serve_load [--seconds 20] [--workers 8] [--max-tables 200]
                                [--decide-calls 300] [--json PATH]
     python -m bench.serve_load --duplicates 1000 [--workers 8] [--json PATH]
+    python -m bench.serve_load --mixed [--seconds 30]     # hard's decide beside analyse
+    python -m bench.serve_load --expert 25                # the expert, 4 clients at once
+    python -m bench.serve_load --hostile [--seconds 40]   # fast calls under a hostile mix
 
 Starts the server in a subprocess on a free loopback port (127.0.0.1 only; nothing else is
 ever contacted), then:

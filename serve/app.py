@@ -3,11 +3,12 @@ keeps every answer a short JSON message.
 
 Why FastAPI under uvicorn: request bodies are declared once as typed models, which gives
 validation with messages that name the field, and the OpenAPI description (/openapi.json) for
-free; plain ``def`` routes run in a thread pool, so a lock per table serialises one table's
-requests without holding up the others; its TestClient drives the app in tests without a
-socket. uvicorn is the standard ASGI server for it, pure Python (h11), and both were already in
-the project's test extra. The page is static HTML, CSS and JavaScript served from
-``serve/static``: no build step and nothing fetched from elsewhere.
+free; requests on a table wait for it in the event loop and then run on the thread pool, so
+one table's requests are serialised without holding up the others, and slow calls (the
+expert, analyses) run in worker processes (``slow.py``); its TestClient drives the app in
+tests without a socket. uvicorn is the standard ASGI server for it, pure Python (h11), and
+both were already in the project's test extra. The page is static HTML, CSS and JavaScript
+served from ``serve/static``: no build step and nothing fetched from elsewhere.
 """
 
 from __future__ import annotations
