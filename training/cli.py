@@ -6,6 +6,8 @@
     byapar distill [options]    the expert's searched decisions taught to the hard policy
     byapar gauntlet PLAYER      a player against every panel member and level
     byapar exploit CKPT --steps N   how far a fresh learner exploits a frozen player
+    byapar exploit PLAYER --method offers   every listed trade offer put to a player
+    byapar train-answers CKPT --out DIR     a policy's trade answers taught the value check
     byapar export RUN --name hard   a training run as a shipped checkpoint
     byapar simulate [options]   seeded games of random legal play
     byapar serve [options]      the web table and the JSON decision API
@@ -333,6 +335,12 @@ def exploit_main(argv: list[str]) -> int:
     return exploit_main_(argv)
 
 
+def train_answers_main(argv: list[str]) -> int:
+    from .answers import main as answers_main
+
+    return answers_main(argv)
+
+
 def train_value_main(argv: list[str]) -> int:
     require(("torch",), "train-value")
     from .value import main as train_value_main_
@@ -413,7 +421,9 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
                 distill_main),
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
-    "exploit": ("train a fresh learner against a frozen player: its exploitability",
+    "train-answers": ("teach a policy's trade answers the value network's check",
+                      train_answers_main),
+    "exploit": ("how far a player can be exploited: a learner (ppo) or listed offers",
                 exploit_main),
     "export": ("export a training run as a shipped checkpoint", export_main),
     "simulate": ("seeded games of random legal play", simulate_main),
