@@ -41,7 +41,10 @@ def board_view() -> dict:
             "group_colours": {g: _hex(c) for g, c in GROUP_COLOURS.items()},
             "seat_colours": [_hex(c) for c in SEAT_COLOURS],
             "salary": B.SALARY, "jail_fine": B.JAIL_FINE, "bid_step": B.BID_STEP,
-            "trade_money_step": B.RULES_FIGURES.trade_money_step, "hotel": B.HOTEL}
+            "trade_money_step": B.RULES_FIGURES.trade_money_step, "hotel": B.HOTEL,
+            # for the page's property cards: rent by transports held, utility times the dice
+            "transport_rent": list(B.TRANSPORT_RENT),
+            "utility_multiplier": list(B.UTILITY_MULTIPLIER)}
 
 
 def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
