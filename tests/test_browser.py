@@ -1,12 +1,15 @@
 """byapar serve end to end: the real server on a loopback port, the page in a real headless
-browser (Debian's chromium, driven by Playwright), a person clicking a short game to its end.
+browser (Debian's chromium, driven by Playwright), a person clicking games to their end at a
+desktop width (1280 px) and a phone's (390 px): place cards, a trade, an auction with its
+confirmation, an offer received, the recap of the computers' moves, save and load, and a page
+never wider than the screen.
 
 CI installs chromium (.ci/run); without it this test fails, saying so, rather than skipping.
 Never ``playwright install``: it downloads a browser, and this machine has no network.
 
-Run as a script to picture a game in progress for the docs:
+Run as a script to picture the page for the docs (docs/serve.png and docs/serve_*.png):
 
-    python tests/test_browser.py docs/serve.png
+    python tests/test_browser.py docs
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 # The person's choice among the buttons shown: buy when offered, otherwise roll, otherwise the
 # first control (answers to offers, raising cash, leaving jail, dropping out of auctions).
 PREFERENCE = ("buy", "roll", "reject_trade", "drop_out", "pay_fine", "use_bail_card")
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WIDTHS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 
 
 def free_port() -> int:
@@ -140,9 +147,9 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800},
-                                  accept_downloads=True)
+def page(browser, request):
+    viewport = getattr(request, "param", DESKTOP)
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -159,16 +166,55 @@ def post(url: str, body: dict) -> dict:
         return json.load(r)
 
 
+def fits(page) -> None:
+    """The page is no wider than the screen: nothing to scroll sideways."""
+    width = page.viewport_size["width"]
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page is {scroll} px wide on a {width} px screen"
+
+
+def shoot(page, shots: tuple[Path, str] | None, name: str) -> None:
+    """A screenshot for the docs (only when run as a script: ``shots`` is a folder and a
+    prefix), as a small palette PNG."""
+    if shots is None:
+        return
+    folder, prefix = shots
+    path = folder / f"serve_{prefix}_{name}.png"
+    page.screenshot(path=str(path))
+    small(path)
+
+
+def small(path: Path) -> None:
+    with contextlib.suppress(ImportError):
+        from PIL import Image
+
+        with Image.open(path) as im:
+            im.convert("RGB").quantize(colors=128).save(path, optimize=True)
+
+
+def log_text(page) -> str:
+    return page.text_content("#log") or ""
+
+
+@pytest.mark.parametrize("page", WIDTHS, indirect=True)
 def test_a_person_plays_a_short_game_in_the_browser(base_url: str, page, tmp_path: Path) -> None:
     page.goto(base_url + "/")
+    page.wait_for_selector("#start")
+    fits(page)
+    # Every level, the beginner to the expert, is in the seat menu.
+    offered = page.eval_on_selector(".seat-select", "s => [...s.options].map(o => o.value)")
+    assert set(LEVELS) <= set(offered), offered
     set_up_table(page, ["person", "easy"], rounds=2, seed=11)
     assert page.locator(".sq").count() == 36
     assert page.locator(".player").count() == 2
-    assert "Seat 0 · You" in page.text_content("#players")
+    players = page.text_content("#players")
+    assert "You (person)" in players and "Bikash (easy computer)" in players
     assert page.text_content("#round") == "Round 1 of 2"
+    fits(page)
 
     # Save mid-game: the file is a table save the server takes back.
     person_moves(page, 2)
+    assert page.locator("#dice .die").count() == 2  # the dice rolled, with their pips
     with page.expect_download() as download:
         page.click("#save-btn")
     saved = tmp_path / "saved.json"
@@ -178,43 +224,203 @@ def test_a_person_plays_a_short_game_in_the_browser(base_url: str, page, tmp_pat
 
     assert person_moves(page, 200), "the game did not end in 200 clicks"
     title = page.text_content("#result-title")
-    assert title.startswith("Game over:") and ("wins" in title or "share" in title)
+    assert title.startswith("Game over:") and ("win" in title or "share" in title)
     assert page.locator("#result-table tr").count() == 3  # header and two seats
     assert "Game over" in page.text_content("#status")
     state = page.evaluate("S.state")
     assert state["status"]["is_over"] and state["status"]["round"] == 2
+    fits(page)
+    log = log_text(page)
+    assert "You roll" in log and "Bikash rolls" in log and "seat 0" not in log
+    # Save stays in reach over the game-over card (the top bar and the card's own button).
+    for button in ("#save-btn", "#result-save"):
+        with page.expect_download() as download:
+            page.click(button)
+        assert json.loads(Path(download.value.path()).read_text())["game"]["winners"]
 
-    # Load the saved file back: a new table at the saved position.
-    page.click("#result-new")
-    page.set_input_files("#load-file", str(saved))
+    # Load the saved file back from the top bar, at any time: a new table at the saved position.
+    page.set_input_files("#load-file-top", str(saved))
     page.wait_for_function("id => S.state && S.state.id !== id", arg=state["id"])
     reloaded = page.evaluate("S.state")
     assert reloaded["game"]["turn_count"] == data["game"]["turn_count"]
     assert not reloaded["status"]["is_over"]
+    assert page.is_hidden("#result")
+
+    # And from the setup form.
+    page.click("#new-btn")
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_function("id => S.state && S.state.id !== id", arg=reloaded["id"])
 
 
-def test_trade_and_bid_controls(base_url: str, page) -> None:
+def test_the_rules_page_and_the_expert_at_a_phone(base_url: str, browser) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base_url + "/")
+        href = page.get_attribute("#rules-link", "href")
+        page.goto(base_url + href)
+        assert "How to play Byapar" in page.text_content("h1")
+        assert "Auctions" in page.text_content("body") and "Trades" in page.text_content("body")
+        fits(page)
+        # The expert plays a round against a person at a phone's width.
+        page.goto(base_url + "/")
+        set_up_table(page, ["person", "expert"], rounds=1, seed=4)
+        assert "(expert computer)" in page.text_content("#players")
+        assert person_moves(page, 100), "the game did not end in 100 clicks"
+        fits(page)
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def _table_with_places(base_url: str, seats: list[str]) -> dict:
+    """Three seats holding a place each (You Jumla, Bikash Surkhet, Chandra Bus park); the
+    person's first roll is 3+4, to Dhangadhi, which nobody owns."""
+    from byapar_env.engine import Game, Rules
+
+    game = Game(Rules(num_players=3, rounds=3), seed=5)
+    game.owner[1], game.owner[3], game.owner[5] = 0, 1, 2
+    game.force_dice((3, 4))
+    return post(base_url + "/v1/tables", {"game": json.loads(game.to_json()), "seats": seats})
+
+
+def play_a_table(page, base_url: str, seats: list[str],
+                 shots: tuple[Path, str] | None = None) -> None:
+    """A person's game against two computers: place cards, a trade, an auction with its
+    confirmation, the recap of the computers' moves, and the game to its end."""
+    table = _table_with_places(base_url, seats)
+    page.goto(f"{base_url}/#t={table['id']}")
+    page.wait_for_selector("#controls button[data-kind=roll]")
+    fits(page)
+    players = page.text_content("#players")
+    assert "You" in players and "Bikash" in players and "Chandra" in players
+
+    # A place's card, by a tap on its square: price, every rent and the costs.
+    page.click("#sq-3")
+    page.wait_for_selector("#place-dialog[open]")
+    card = page.text_content("#place-card")
+    for text in ("Surkhet", "Price", "Rs 600", "Rent", "Rs 40", "With 4 houses", "Rs 3,200",
+                 "With a hotel", "Rs 4,500", "Each house costs", "Rs 500", "Mortgage gives",
+                 "Owner", "Bikash"):
+        assert text in card, (text, card)
+    fits(page)
+    shoot(page, shots, "place_card")
+    page.click("#place-close")
+    # ... and by a click on a chip in the holdings: a transport's rents by the number held.
+    page.click("#holdings button[data-place='5']")
+    card = page.text_content("#place-card")
+    assert "Bus park" in card and "owner holds 2 transports" in card and "Rs 500" in card
+    page.click("#place-close")
+    assert page.is_hidden("#place-dialog")
+
+    # A trade: both sides and the cash in the dialog; the computer answers at once.
+    page.click("#trade-open")
+    page.select_option("#trade-target", "1")
+    assert page.text_content("#trade-give-cash") == "Your cash: Rs 15,000"
+    assert page.text_content("#trade-take-cash") == "Bikash's cash: Rs 15,000"
+    assert "Jumla" in page.text_content("#trade-give")
+    page.check("#trade-take input[value='3']")
+    page.select_option("#trade-money-way", "pay")
+    page.fill("#trade-money", "300")
+    assert page.text_content("#trade-summary") == "You give Rs 300; Bikash gives you Surkhet."
+    fits(page)
+    shoot(page, shots, "trade")
+    page.click("#trade-send")
+    page.wait_for_function("S.state.to_move === 'person' && S.state.status.phase === 'PRE_ROLL'"
+                           " && S.state.game.log.some(l => l.endsWith(' the trade'))",
+                           timeout=20_000)
+    log = log_text(page)
+    assert "You offer Bikash Rs 300 for Surkhet" in log
+    assert "Bikash accepts the trade" in log or "Bikash declines the trade" in log
+
+    # The roll: the dice show 3 and 4, and Dhangadhi is for sale. Not bought: an auction.
+    page.click("#controls button[data-kind=roll]")
+    page.wait_for_selector("#controls button[data-kind=decline]")
+    assert page.eval_on_selector_all("#dice .die", "ds => ds.map(d => d.dataset.value)") == \
+        ["3", "4"]
+    page.click("#controls button[data-kind=decline]")
+    page.wait_for_selector("#controls .quick-bids button", timeout=20_000)
+    kinds = page.eval_on_selector_all("#controls .quick-bids button",
+                                      "bs => bs.map(b => b.dataset.kind)")
+    amounts = page.eval_on_selector_all("#controls .quick-bids button[data-kind=bid]",
+                                        "bs => bs.map(b => Number(b.dataset.amount))")
+    assert kinds[-1] == "drop_out" and "drop_out" not in kinds[:-1], kinds
+    assert amounts == sorted(amounts) and len(set(amounts)) == len(amounts), amounts
+    assert amounts[-1] > 1000  # more than Dhangadhi's price: asks first
+    # A large bid asks first; "Cancel" sends nothing.
+    version = page.evaluate("S.state.version")
+    page.click("#controls .quick-bids button[data-kind=bid] >> nth=-1")
+    page.wait_for_selector("#confirm-dialog[open]")
+    assert "more than its price" in page.text_content("#confirm-text")
+    fits(page)
+    shoot(page, shots, "auction")
+    page.click("#confirm-no")
+    assert page.evaluate("S.state.version") == version
+    # The lowest quick bid goes (confirmed, if it too is large).
+    page.click("#controls .quick-bids button[data-kind=bid] >> nth=0")
+    if page.is_visible("#confirm-dialog"):
+        page.click("#confirm-yes")
+    page.wait_for_function("v => S.state.version !== v", arg=version)
+    assert "You bid Rs" in log_text(page)
+
+    # Play on to the next round: what each computer did since the person's last move.
+    assert not person_moves(page, 200, until_round=2)
+    page.wait_for_selector("#recap:not([hidden])")
+    recap = page.text_content("#recap")
+    assert "Since your last move" in recap and ("Bikash" in recap or "Chandra" in recap)
+    assert "rolls" in recap and "seat " not in recap
+    fits(page)
+    shoot(page, shots, "table")
+
+    assert person_moves(page, 300), "the game did not end in 300 clicks"
+    fits(page)
+    shoot(page, shots, "game_over")
+    with page.expect_download():
+        page.click("#save-btn")  # not hidden behind the game-over card
+
+
+@pytest.mark.parametrize("page", WIDTHS, indirect=True)
+def test_a_game_with_a_trade_and_an_auction(base_url: str, page) -> None:
+    wide = page.viewport_size["width"] > 800
+    play_a_table(page, base_url, ["person", "hard", "medium"] if wide
+                 else ["person", "easy", "expert"])
+
+
+@pytest.mark.parametrize("page", WIDTHS, indirect=True)
+def test_trade_and_bid_controls(base_url: str, page, shots: tuple[Path, str] | None = None) -> None:
     from byapar_env.engine import Game, Phase, Rules
 
-    # Two people at one table: seat 0 holds Jumla, seat 1 Surkhet.
+    # Two people at one table: seat 0 (Asha) holds Jumla, seat 1 (Bikash) Surkhet.
     game = Game(Rules(num_players=2), seed=3)
     game.owner[1], game.owner[3] = 0, 1
     table = post(base_url + "/v1/tables", {"game": json.loads(game.to_json()),
                                            "seats": ["person", "person"]})
     page.goto(f"{base_url}/#t={table['id']}")
     page.click("#trade-open")
-    page.click("#trade-send")  # nothing chosen: the server's reason shows in the dialog
+    page.click("#trade-send")  # nothing chosen: the reason shows in the dialog
     page.wait_for_function("document.getElementById('trade-error').textContent !== ''")
     assert "place" in page.text_content("#trade-error")
     page.check("#trade-give input[value='1']")
     page.check("#trade-take input[value='3']")
     page.select_option("#trade-money-way", "ask")
     page.fill("#trade-money", "200")
+    assert page.text_content("#trade-summary") == \
+        "You give Jumla; Bikash gives you Surkhet and Rs 200."
     page.click("#trade-send")
     page.wait_for_function("S.state.status.phase === 'TRADE_ANSWER'")
-    assert "offers you Jumla for Surkhet and Rs 200" in page.text_content("#controls")
-    page.click("#controls button[data-kind=accept_trade]")
+    # The offer received: a card with both sides, the cash, Accept and Refuse.
+    card = page.text_content("#offer-card")
+    assert "Asha offers you Jumla for Surkhet and Rs 200" in card
+    assert "You get" in card and "You give" in card and "Cash now" in card
+    assert page.eval_on_selector_all("#offer-card button[data-kind]",
+                                     "bs => bs.map(b => b.textContent)") == ["Accept", "Refuse"]
+    fits(page)
+    shoot(page, shots, "offer")
+    page.click("#offer-card button[data-kind=accept_trade]")
     page.wait_for_function("S.state.game.owner[1] === 1 && S.state.game.owner[3] === 0")
+    assert "Bikash accepts the trade" in log_text(page)
 
     # An auction between the two: a bid of any amount from the number field.
     rng_seed = 0
@@ -231,17 +437,23 @@ def test_trade_and_bid_controls(base_url: str, page) -> None:
                                            "seats": ["person", "person"]})
     page.goto(f"{base_url}/#t={table['id']}")
     page.wait_for_selector("#bid-amount")
+    fits(page)
     amount = game.auction.high + 300
     page.fill("#bid-amount", str(amount))
     page.click("#bid-custom")
+    if page.is_visible("#confirm-dialog"):  # a large bid: asked first
+        page.click("#confirm-yes")
     page.wait_for_function("a => S.state.game.auction && S.state.game.auction.high === a",
                            arg=amount)
 
 
-def picture(path: str) -> None:
-    """A four-seat game in progress, clicked to round 12, as a PNG for the docs."""
+def picture(folder: str) -> None:
+    """The page for the docs: a four-seat game in progress at round 12 (serve.png), and a game
+    at each width with its place card, trade, auction, recap, offer and end
+    (serve_desktop_*.png, serve_phone_*.png)."""
     from playwright.sync_api import sync_playwright
 
+    out = Path(folder)
     with server() as url, sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1100, "height": 760})
@@ -249,9 +461,17 @@ def picture(path: str) -> None:
         set_up_table(page, ["person", "hard", "medium", "strategist"], rounds=40, seed=3)
         person_moves(page, 400, until_round=12)
         page.wait_for_selector("#controls button[data-kind]")
-        page.screenshot(path=path)
+        page.screenshot(path=str(out / "serve.png"))
+        small(out / "serve.png")
+        page.close()
+        for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            context = browser.new_context(viewport=viewport, accept_downloads=True)
+            page = context.new_page()
+            play_a_table(page, url, ["person", "hard", "medium"], (out, name))
+            test_trade_and_bid_controls(url, page, (out, name))
+            context.close()
         browser.close()
 
 
 if __name__ == "__main__":
-    picture(sys.argv[1] if len(sys.argv) > 1 else "docs/serve.png")
+    picture(sys.argv[1] if len(sys.argv) > 1 else "docs")

@@ -7,13 +7,22 @@ const $ = (id) => document.getElementById(id);
 const S = {
   info: null, board: null, state: null, tableId: null,
   busy: false, timer: null, pace: 400, resultSeen: null,
+  // The log's length after the person's last move: the recap shows what came after it.
+  sinceLog: null,
+};
+// Names for the seats, so that the log and the cards speak of people, not numbers. A table with
+// one person calls that seat "You".
+const SEAT_NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Gopal", "Hira"];
+// The seat menu's words for the computer players.
+const LEVEL_TEXT = {
+  random: "beginner: plays at random", easy: "easy", medium: "medium", hard: "hard",
+  expert: "expert: thinks ahead, slower",
 };
 const PHASE_TEXT = {
   PRE_ROLL: "to play", BUY: "landed on an unowned place", AUCTION: "bidding",
   TRADE_ANSWER: "answering a trade offer", RAISE_CASH: "raising cash", GAME_OVER: "",
 };
-const MAIN_KINDS = ["roll", "pay_fine", "use_bail_card", "buy", "decline", "accept_trade",
-  "reject_trade", "drop_out"];
+const MAIN_KINDS = ["roll", "pay_fine", "use_bail_card", "buy", "decline"];
 const PROPERTY_KINDS = [["build", "Build a house"], ["sell_building", "Sell a building"],
   ["mortgage", "Mortgage"], ["unmortgage", "Pay off a mortgage"]];
 
@@ -84,12 +93,73 @@ function playerLabel(name) {
   return name;
 }
 
-function seatLabel(seat) {
-  const st = S.state;
+function seatLabel(seat, st) {
+  st = st || S.state;
   const persons = st.seats.filter((x) => x.person).length;
-  const info = st.seats[seat];
-  if (info.person) return persons === 1 ? "You" : `Player ${seat}`;
-  return `${playerLabel(info.player)}`;
+  if (st.seats[seat].person && persons === 1) return "You";
+  return SEAT_NAMES[seat % SEAT_NAMES.length];
+}
+
+function isYou(seat, st) { return seatLabel(seat, st) === "You"; }
+
+// What plays at a seat, in a few words: "person", "hard computer".
+function seatKind(seat, st) {
+  const info = (st || S.state).seats[seat];
+  return info.person ? "person" : `${playerLabel(info.player)} computer`;
+}
+
+// The engine's log line in the table's names: "seat 1 buys Jumla" becomes "Bikash buys Jumla",
+// "seat 0 rolls 2+1" becomes "You roll 2+1".
+const IRREGULAR = { is: "are", has: "have", does: "do", goes: "go" };
+function asYou(verb) {
+  if (verb in IRREGULAR) return IRREGULAR[verb];
+  if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.slice(0, -2);
+  if (/[^s]s$/.test(verb)) return verb.slice(0, -1);
+  return verb;
+}
+
+function tradeWords(st, from, give, take, money) {
+  // ``from`` gives ``give`` and takes ``take``; money > 0 is paid by ``from``.
+  const gets = give.slice();
+  const gives = take.slice();
+  if (money > 0) gets.push(rs(money));
+  if (money < 0) gives.push(rs(-money));
+  const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
+  return [list(gets), list(gives)];
+}
+
+function humanLine(line, st) {
+  st = st || S.state;
+  const n = st.seats.length;
+  const name = (k) => (Number(k) < n ? seatLabel(Number(k), st) : `seat ${k}`);
+  let m = line.match(/^Round (\d+): seat (\d+) to play \((\d+) players\)$/);
+  if (m) return `Round ${m[1]}: ${name(m[2])} to play (${m[3]} players)`;
+  m = line.match(/^seat (\d+) offers seat (\d+): give (.+?) for (.+?)(?:; (pay|ask) Rs ([\d,]+))?$/);
+  if (m) {
+    const money = m[6] ? Number(m[6].replace(/,/g, "")) * (m[5] === "pay" ? 1 : -1) : 0;
+    const split = (t) => (t === "nothing" ? [] : t.split(/, | and /));
+    const [gets, gives] = tradeWords(st, Number(m[1]), split(m[3]), split(m[4]), money);
+    const to = isYou(Number(m[2]), st) ? "you" : name(m[2]);
+    const verb = isYou(Number(m[1]), st) ? "offer" : "offers";
+    return `${name(m[1])} ${verb} ${to} ${gets} for ${gives}`;
+  }
+  line = line.replace(/\bbids ([\d,]+) on\b/, "bids Rs $1 on")
+    .replace(/\bbeat ([\d,]+)\b/, "beat Rs $1");
+  // A seat at the start of the line (or after "Game over: ") is the one acting.
+  let you = false;
+  line = line.replace(/^((?:Game over: )?)seat (\d+)(,?) (\w+)/, (all, pre, k, comma, verb) => {
+    if (Number(k) < n && isYou(Number(k), st)) {
+      you = true;
+      return `${pre}${pre ? "you" : "You"}${comma} ${comma ? verb : asYou(verb)}`;
+    }
+    return `${pre}${name(k)}${comma} ${verb}`;
+  });
+  if (you) {
+    line = line.replace(" and plays again", " and play again")
+      .replace(" and drops out", " and drop out");
+  }
+  return line.replace(/\bseat (\d+)/g, (all, k) => (Number(k) < n && isYou(Number(k), st)
+    ? "you" : name(k)));
 }
 
 function payoffCost(i) {
@@ -101,7 +171,10 @@ function payoffCost(i) {
 function playerOptions() {
   const p = S.info.players;
   const out = [["person", "Person (plays in this browser)"]];
-  for (const n of p.levels) out.push([n, `Computer: ${n}`]);
+  // Every level, beginner to expert, then the panel's styles and any checkpoints.
+  for (const n of [...p.levels, ...(p.search || [])]) {
+    out.push([n, `Computer: ${LEVEL_TEXT[n] || n}`]);
+  }
   for (const n of p.panel) out.push([n, `Computer (panel): ${n}`]);
   for (const n of p.checkpoints) out.push([n, `Computer: ${playerLabel(n)}`]);
   return out;
@@ -165,7 +238,7 @@ async function startGame() {
   }
 }
 
-async function loadGame(file) {
+async function loadGame(file, input) {
   try {
     const data = JSON.parse(await file.text());
     const body = data && data.format === "byapar-table"
@@ -176,7 +249,7 @@ async function loadGame(file) {
     const why = err.code ? plainMessage(err, "load") : plainMessage({ code: "bad_saved_game" });
     showError(`Could not load ${file.name}. ${why}`);
   } finally {
-    $("load-file").value = "";
+    (input || $("load-file")).value = "";
   }
 }
 
@@ -196,6 +269,7 @@ function openTable(st) {
   showError("");
   S.tableId = st.id;
   S.state = null;
+  S.sinceLog = st.game.log.length;
   history.replaceState(null, "", `#t=${st.id}`);
   $("setup").hidden = true;
   $("table").hidden = false;
@@ -209,6 +283,7 @@ function render(st) {
   renderBoard(st);
   renderPlayers(st);
   renderStatus(st);
+  renderRecap(st);
   renderControls(st);
   renderHoldings(st);
   renderLog(st);
@@ -263,7 +338,12 @@ async function act(body, context, values) {
   try {
     const st = await api("POST", `/v1/tables/${id}/actions`,
       { ...body, version: S.state.version });
-    if (id === S.tableId) { showError(""); S.busy = false; render(st); }
+    if (id === S.tableId) {
+      S.sinceLog = st.game.log.length;
+      showError("");
+      S.busy = false;
+      render(st);
+    }
   } catch (err) {
     say(err, context, values);
     if (err.code === "stale_version") { S.busy = false; await refresh(id); }
@@ -313,6 +393,12 @@ function buildBoard() {
     d.style.gridRow = String(row + 1);
     d.style.gridColumn = String(col + 1);
     d.title = squareTitle(sq);
+    d.tabIndex = 0;
+    d.setAttribute("role", "button");
+    d.addEventListener("click", () => showPlace(sq.index));
+    d.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showPlace(sq.index); }
+    });
     board.appendChild(d);
   }
 }
@@ -368,16 +454,16 @@ function renderBoard(st) {
       const bar = el("div", "owner");
       bar.style.background = seatColour(owner);
       d.appendChild(bar);
-      d.title = `${squareTitle(sq)}; owned by seat ${owner}`;
+      d.title = `${squareTitle(sq)}; owned by ${seatLabel(owner, st)}`;
     } else {
       d.title = squareTitle(sq);
     }
     const tokens = el("div", "tokens");
     g.position.forEach((pos, s) => {
       if (pos === i && !g.bankrupt[s]) {
-        const t = el("span", "token", String(s));
+        const t = el("span", "token", seatLabel(s, st)[0]);
         t.style.background = seatColour(s);
-        t.title = `seat ${s}: ${seatLabel(s)}`;
+        t.title = seatLabel(s, st);
         tokens.appendChild(t);
       }
     });
@@ -387,7 +473,20 @@ function renderBoard(st) {
   $("round").textContent = `Round ${stt.round} of ${stt.round_limit}`;
   const dice = $("dice");
   dice.replaceChildren();
-  if (stt.dice[0]) for (const v of stt.dice) dice.appendChild(el("span", "die", String(v)));
+  if (stt.dice[0]) for (const v of stt.dice) dice.appendChild(die(v));
+}
+
+// A die with its pips: a 3 x 3 grid with the dots of ``v`` filled in.
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8],
+  6: [0, 2, 3, 5, 6, 8] };
+function die(v) {
+  const d = el("span", "die");
+  d.dataset.value = String(v);
+  d.setAttribute("role", "img");
+  d.setAttribute("aria-label", String(v));
+  d.title = String(v);
+  for (let k = 0; k < 9; k++) d.appendChild(el("i", (PIPS[v] || []).includes(k) ? "pip" : null));
+  return d;
 }
 
 function renderPlayers(st) {
@@ -400,11 +499,11 @@ function renderPlayers(st) {
     if (p.bankrupt) card.classList.add("out");
     const sw = el("span", "swatch");
     sw.style.background = seatColour(p.seat);
-    const name = el("div", "pname", `Seat ${p.seat} · ${seatLabel(p.seat)} `);
-    name.appendChild(el("span", "kind", st.seats[p.seat].person ? "(person)" : "(computer)"));
+    const name = el("div", "pname", `${seatLabel(p.seat, st)} `);
+    name.appendChild(el("span", "kind", `(${seatKind(p.seat, st)})`));
     const money = el("div", "money", p.bankrupt ? "bankrupt" : rs(p.cash));
     money.classList.add("cash");
-    const extras = [`net worth ${rs(p.net_worth)}`, `${p.places.length} places`];
+    const extras = [`net worth ${rs(p.net_worth)}`, `${p.places.length} place${p.places.length === 1 ? "" : "s"}`];
     if (p.in_jail) extras.push("in jail");
     if (p.bail_cards) extras.push(`${p.bail_cards} bail card${p.bail_cards > 1 ? "s" : ""}`);
     const worth = el("div", "worth", extras.join(" · "));
@@ -432,17 +531,22 @@ function renderStatus(st) {
     return;
   }
   const s = stt.current_player;
-  const who = el("span", "who", `Seat ${s} · ${seatLabel(s)}`);
+  const who = el("span", "who", seatLabel(s, st));
   who.style.background = seatColour(s);
   box.appendChild(who);
+  const you = isYou(s, st);
   let text = " " + PHASE_TEXT[stt.phase];
-  if (stt.phase === "BUY") text = ` landed on ${squareName(st.game.pending_square)}`;
+  if (stt.phase === "BUY") {
+    text = ` ${you ? "landed" : "landed"} on ${squareName(st.game.pending_square)}`;
+  }
   if (stt.phase === "AUCTION" && st.bids) {
     const b = st.bids;
     text = ` bidding for ${squareName(b.square)}: ` +
-      (b.holder >= 0 ? `high bid ${rs(b.high)} by seat ${b.holder}` : "no bid yet");
+      (b.holder >= 0 ? `high bid ${rs(b.high)} by ${seatLabel(b.holder, st)}` : "no bid yet");
   }
-  if (stt.phase === "RAISE_CASH") text = ` owes ${rs(stt.debt_owed)}: raising cash`;
+  if (stt.phase === "RAISE_CASH") {
+    text = ` ${you ? "owe" : "owes"} ${rs(stt.debt_owed)}: raising cash`;
+  }
   box.appendChild(document.createTextNode(text));
 }
 
@@ -455,17 +559,20 @@ function renderControls(st) {
   }
   if (st.to_move !== "person") {
     const s = st.status.current_player;
-    box.appendChild(el("div", "thinking", `${seatLabel(s)} (seat ${s}) is thinking…`));
+    box.appendChild(el("div", "thinking", `${seatLabel(s, st)} is thinking…`));
     return;
   }
   const seat = st.status.current_player;
   const me = st.players[seat];
-  box.appendChild(el("h4", null, `Your move, seat ${seat} (cash ${rs(me.cash)})`));
-  if (st.offer) box.appendChild(offerNote(st));
+  box.appendChild(el("h4", null, isYou(seat, st) ? `Your move (cash ${rs(me.cash)})`
+    : `${seatLabel(seat, st)} to move (cash ${rs(me.cash)})`));
+  if (st.offer) box.appendChild(offerCard(st));
   if (st.status.phase === "BUY") {
     const sq = S.board.squares[st.game.pending_square];
-    box.appendChild(el("div", "note", `${sq.name} is for sale at ${rs(sq.price)}.` +
-      (st.game.rules.auctions ? " If you do not buy it, it goes to auction." : "")));
+    const note = el("div", "note", `${sq.name} is for sale at ${rs(sq.price)}.` +
+      (st.game.rules.auctions ? " If you do not buy it, it goes to auction. " : " "));
+    note.appendChild(placeLink(sq.index, "See its card"));
+    box.appendChild(note);
   }
   if (st.status.phase === "RAISE_CASH") {
     box.appendChild(el("div", "note", `You owe ${rs(st.status.debt_owed)} and hold ` +
@@ -483,7 +590,7 @@ function renderControls(st) {
     t.id = "trade-open";
     main.appendChild(t);
   }
-  box.appendChild(main);
+  if (main.childNodes.length) box.appendChild(main);
   if (st.bids) box.appendChild(bidControls(st));
   for (const [kind, title] of PROPERTY_KINDS) {
     const entries = st.legal.filter((e) => e.engine.kind === kind);
@@ -495,9 +602,9 @@ function renderControls(st) {
   }
 }
 
-function actionButton(entry, label) {
+function actionButton(entry, label, cls) {
   const b = button(label, () => act({ id: entry.id }),
-    entry.engine.kind === "roll" ? "primary" : undefined);
+    cls || (entry.engine.kind === "roll" ? "primary" : undefined));
   b.dataset.actionId = String(entry.id);
   b.dataset.kind = entry.engine.kind;
   b.title = entry.text;
@@ -511,8 +618,8 @@ function mainLabel(e, st) {
   if (k === "use_bail_card") return "Use a bail card";
   if (k === "buy") return `Buy ${squareName(e.engine.square)} (${rs(S.board.squares[e.engine.square].price)})`;
   if (k === "decline") return "Do not buy";
-  if (k === "accept_trade") return "Accept the offer";
-  if (k === "reject_trade") return "Decline the offer";
+  if (k === "accept_trade") return "Accept";
+  if (k === "reject_trade") return "Refuse";
   if (k === "drop_out") return "Drop out";
   return e.name;
 }
@@ -527,18 +634,51 @@ function propertyLabel(e) {
   return `${sq.name} (${rs(payoffCost(i))})`;
 }
 
+// A bid is large when it is above the place's price or more than half the bidder's cash: the
+// page asks before sending it.
+function largeBid(st, amount) {
+  const price = S.board.squares[st.bids.square].price;
+  const cash = st.players[st.status.current_player].cash;
+  if (amount > price) return `That is more than its price of ${rs(price)}.`;
+  if (amount * 2 > cash) return `That is more than half of your ${rs(cash)}.`;
+  return null;
+}
+
+function bid(st, amount, send) {
+  const why = largeBid(st, amount);
+  if (!why) { send(); return; }
+  confirmThen(`Bid ${rs(amount)} for ${squareName(st.bids.square)}? ${why}`,
+    `Yes, bid ${rs(amount)}`, send);
+}
+
 function bidControls(st) {
   const b = st.bids;
-  const wrap = el("div");
-  wrap.appendChild(el("h4", null, `Bid for ${squareName(b.square)} ` +
-    `(price ${rs(S.board.squares[b.square].price)})`));
-  const row = el("div", "row");
+  const wrap = el("div", "bids");
+  const head = el("h4", null, `Bid for ${squareName(b.square)} ` +
+    `(price ${rs(S.board.squares[b.square].price)})`);
+  wrap.appendChild(head);
+  wrap.appendChild(el("div", "note", b.holder >= 0
+    ? `Highest bid: ${rs(b.high)} by ${seatLabel(b.holder, st)}.` : "No bid yet."));
+  const row = el("div", "row quick-bids");
+  // The quick bids in increasing order, then "Drop out" last.
+  const bids = st.legal.filter((e) => e.engine.kind === "bid")
+    .sort((x, y) => x.engine.amount - y.engine.amount);
   const seen = new Set();
-  for (const e of st.legal) {
-    if (e.engine.kind !== "bid" || seen.has(e.engine.amount)) continue;
+  for (const e of bids) {
+    if (seen.has(e.engine.amount)) continue;
     seen.add(e.engine.amount);
-    row.appendChild(actionButton(e, `Bid ${rs(e.engine.amount)}`));
+    const q = button(`Bid ${rs(e.engine.amount)}`,
+      () => bid(st, e.engine.amount, () => act({ id: e.id })));
+    q.dataset.actionId = String(e.id);
+    q.dataset.kind = "bid";
+    q.dataset.amount = String(e.engine.amount);
+    row.appendChild(q);
   }
+  for (const e of st.legal) {
+    if (e.engine.kind === "drop_out") row.appendChild(actionButton(e, "Drop out", "drop"));
+  }
+  wrap.appendChild(row);
+  const own = el("div", "row");
   const input = el("input");
   input.type = "number";
   input.id = "bid-amount";
@@ -546,6 +686,7 @@ function bidControls(st) {
   input.max = String(b.max);
   input.step = String(b.step);
   input.value = String(b.min);
+  input.setAttribute("aria-label", "Your bid in rupees");
   const go = button("Bid this", () => {
     const amount = Number(input.value);
     const range = { min: rs(b.min), max: rs(b.max), step: rs(b.step) };
@@ -553,30 +694,182 @@ function bidControls(st) {
       showError(fillIn(MESSAGES["illegal_action:bid"], range));
       return;
     }
-    act({ engine: { kind: "bid", square: b.square, amount } }, "bid", range);
+    bid(st, amount,
+      () => act({ engine: { kind: "bid", square: b.square, amount } }, "bid", range));
   });
   go.id = "bid-custom";
-  row.append(input, go);
-  wrap.appendChild(row);
+  own.append(el("span", "hint", "Or bid Rs"), input, go);
+  wrap.appendChild(own);
   return wrap;
 }
 
-function offerNote(st) {
+// An offer made to the person: what each side gives and the cash, with Accept and Refuse.
+function offerCard(st) {
   const o = st.offer;
-  // The offerer gives ``give`` and takes ``take``; money > 0 is paid by the offerer.
-  const gets = o.give.map(squareName);
-  const gives = o.take.map(squareName);
-  if (o.amount > 0) gets.push(rs(o.amount));
-  if (o.amount < 0) gives.push(rs(-o.amount));
-  const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
-  const note = el("div", "note", `Seat ${o.from} (${seatLabel(o.from)}) offers you ` +
-    `${list(gets)} for ${list(gives)}. `);
-  if (!st.seats[o.from].person) {
-    const m = button("Mute offers from this player", () => mute(o.from, true), "mute-offer");
-    m.id = "mute-offerer";
-    note.appendChild(m);
+  const card = el("div", "offer-card");
+  card.id = "offer-card";
+  const from = seatLabel(o.from, st);
+  const [gets, gives] = tradeWords(st, o.from, o.give.map(squareName), o.take.map(squareName),
+    o.amount);
+  card.appendChild(el("div", "offer-title", `${from} offers you ${gets} for ${gives}.`));
+  const sides = el("div", "offer-sides");
+  const side = (title, places, money, cls) => {
+    const col = el("div", "offer-side " + cls);
+    col.appendChild(el("h5", null, title));
+    const ul = el("ul");
+    for (const i of places) {
+      const li = el("li");
+      li.appendChild(placeLink(i, squareName(i)));
+      li.appendChild(document.createTextNode(` (${rs(S.board.squares[i].price)})`));
+      ul.appendChild(li);
+    }
+    if (money > 0) ul.appendChild(el("li", "cash-line", rs(money)));
+    if (!ul.childNodes.length) ul.appendChild(el("li", "hint", "nothing"));
+    col.appendChild(ul);
+    return col;
+  };
+  sides.append(side("You get", o.give, Math.max(o.amount, 0), "gets"),
+    side("You give", o.take, Math.max(-o.amount, 0), "gives"));
+  card.appendChild(sides);
+  const me = st.status.current_player;
+  card.appendChild(el("div", "hint", `Cash now: you ${rs(st.players[me].cash)}, ` +
+    `${from} ${rs(st.players[o.from].cash)}.`));
+  const row = el("div", "row");
+  for (const e of st.legal) {
+    if (e.engine.kind === "accept_trade") row.appendChild(actionButton(e, "Accept", "primary"));
   }
-  return note;
+  for (const e of st.legal) {
+    if (e.engine.kind === "reject_trade") row.appendChild(actionButton(e, "Refuse"));
+  }
+  if (!st.seats[o.from].person) {
+    const m = button(`Mute ${from}'s offers`, () => mute(o.from, true), "mute-offer");
+    m.id = "mute-offerer";
+    m.title = "Refuse this offer by muting: no more trade offers from this player";
+    row.appendChild(m);
+  }
+  card.appendChild(row);
+  return card;
+}
+
+// What each computer did since the person's last move, a line a seat.
+function renderRecap(st) {
+  const box = $("recap");
+  box.replaceChildren();
+  const log = st.game.log;
+  if (st.to_move !== "person" || S.sinceLog === null || S.sinceLog >= log.length ||
+      st.status.is_over) {
+    box.hidden = true;
+    return;
+  }
+  const bySeat = new Map();
+  for (const line of log.slice(S.sinceLog)) {
+    const m = line.match(/^seat (\d+) /);
+    if (!m) continue;
+    const seat = Number(m[1]);
+    if (seat >= st.seats.length || st.seats[seat].person) continue;
+    if (!bySeat.has(seat)) bySeat.set(seat, []);
+    // The line without its subject: "buys Jumla for Rs 600".
+    bySeat.get(seat).push(humanLine(line, st).replace(/^\S+ /, ""));
+  }
+  if (!bySeat.size) { box.hidden = true; return; }
+  box.appendChild(el("h4", null, "Since your last move"));
+  const ul = el("ul");
+  for (const [seat, acts] of bySeat) {
+    const li = el("li");
+    li.dataset.seat = String(seat);
+    const who = el("b", "who-chip", seatLabel(seat, st));
+    who.style.borderColor = seatColour(seat);
+    const shown = acts.length > 6 ? ["…", ...acts.slice(-6)] : acts;
+    li.append(who, document.createTextNode(" " + shown.join("; ") + "."));
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
+  box.hidden = false;
+}
+
+// ------------------------------------------------------------------ place cards
+function placeLink(i, text) {
+  const a = button(text, () => showPlace(i), "link");
+  a.dataset.place = String(i);
+  return a;
+}
+
+function showPlace(i) {
+  if (!S.board) return;
+  const sq = S.board.squares[i];
+  const st = S.state;
+  const card = $("place-card");
+  card.replaceChildren();
+  const head = el("div", "place-head", sq.name);
+  head.style.background = sq.group ? S.board.group_colours[sq.group] : "#d9ddd6";
+  if (sq.group && ["Sudurpashchim", "Madhesh", "Gandaki"].includes(sq.group)) {
+    head.classList.add("dark-text");
+  }
+  card.appendChild(head);
+  const rows = [];
+  const add = (k, v) => rows.push([k, v]);
+  if (sq.group) add("Colour group", `${sq.group} (${S.board.groups[sq.group].map(squareName).join(", ")})`);
+  if (sq.kind === "city") {
+    add("Price", rs(sq.price));
+    add("Rent", rs(sq.rents[0]));
+    add("Rent with the whole group", rs(sq.rents[0] * 2));
+    for (let h = 1; h <= 4; h++) add(`With ${h} house${h > 1 ? "s" : ""}`, rs(sq.rents[h]));
+    add("With a hotel", rs(sq.rents[5]));
+    add("Each house costs", rs(sq.house_cost));
+    add("Selling a building gives", rs(Math.floor(sq.house_cost / 2)));
+  } else if (sq.kind === "transport") {
+    add("Price", rs(sq.price));
+    const r = S.board.transport_rent || [0, 250, 500, 1000, 2000];
+    for (let k = 1; k < r.length; k++) add(`Rent, owner holds ${k} transport${k > 1 ? "s" : ""}`, rs(r[k]));
+  } else if (sq.kind === "utility") {
+    add("Price", rs(sq.price));
+    const u = S.board.utility_multiplier || [0, 40, 100];
+    add("Rent, owner holds one utility", `${u[1]} × the dice`);
+    add("Rent, owner holds both", `${u[2]} × the dice`);
+  } else if (sq.kind === "tax") {
+    add("Pay", rs(sq.tax));
+  } else if (sq.kind === "start") {
+    add("Passing or landing", `collect ${rs(S.board.salary)}`);
+  } else if (sq.kind === "card") {
+    add("Landing", "draw a card");
+  } else if (sq.kind === "jail") {
+    add("Leaving jail", `pay ${rs(S.board.jail_fine)}, use a bail card, or roll a double`);
+  } else if (sq.kind === "go_to_jail") {
+    add("Landing", "go straight to jail");
+  } else {
+    add("Landing", "nothing happens");
+  }
+  if (sq.price) {
+    add("Mortgage gives", rs(Math.floor(sq.price / 2)));
+    add("Paying off the mortgage", rs(payoffCost(i)));
+  }
+  if (st && sq.price) {
+    const g = st.game;
+    const owner = g.owner[i];
+    add("Owner", owner >= 0 ? seatLabel(owner, st) : "the bank (for sale)");
+    const b = g.buildings[i];
+    if (b) add("Buildings", b === S.board.hotel ? "a hotel" : `${b} house${b > 1 ? "s" : ""}`);
+    if (g.mortgaged[i]) add("Mortgaged", "yes: no rent");
+  }
+  const table = el("table", "place-table");
+  for (const [k, v] of rows) {
+    const tr = el("tr");
+    tr.append(el("th", null, k), el("td", null, v));
+    table.appendChild(tr);
+  }
+  card.appendChild(table);
+  const dlg = $("place-dialog");
+  if (!dlg.open) dlg.showModal();
+}
+
+// Ask before doing something large; ``then`` runs on yes.
+function confirmThen(text, yes, then) {
+  const dlg = $("confirm-dialog");
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  $("confirm-yes").onclick = () => { dlg.close(); then(); };
+  $("confirm-no").onclick = () => dlg.close();
+  dlg.showModal();
 }
 
 function renderHoldings(st) {
@@ -589,12 +882,13 @@ function renderHoldings(st) {
     const row = el("div", "holding");
     const sw = el("span", "swatch");
     sw.style.background = seatColour(p.seat);
-    row.append(sw, el("span", "holder", `Seat ${p.seat}`));
+    row.append(sw, el("span", "holder", seatLabel(p.seat, st)));
     for (const i of p.places) {
       const sq = S.board.squares[i];
       const b = g.buildings[i];
-      const chip = el("span", g.mortgaged[i] ? "chip mortgaged" : "chip",
-        sq.name + (b === S.board.hotel ? " H" : b ? " " + "•".repeat(b) : ""));
+      const chip = button(sq.name + (b === S.board.hotel ? " H" : b ? " " + "•".repeat(b) : ""),
+        () => showPlace(i), g.mortgaged[i] ? "chip mortgaged" : "chip");
+      chip.dataset.place = String(i);
       chip.style.borderLeftColor = sq.group ? S.board.group_colours[sq.group] : "#888";
       chip.title = g.mortgaged[i] ? `${sq.name} (mortgaged)` : sq.name;
       row.appendChild(chip);
@@ -607,13 +901,14 @@ function renderLog(st) {
   const box = $("log");
   box.replaceChildren();
   for (const line of st.game.log.slice(-150)) {
-    box.appendChild(el("li", line.startsWith("Round") ? "round-line" : null, line));
+    box.appendChild(el("li", line.startsWith("Round") ? "round-line" : null, humanLine(line, st)));
   }
   box.scrollTop = box.scrollHeight;
 }
 
 function winnersText(st) {
-  const w = st.status.winners.map((s) => `seat ${s} (${seatLabel(s)})`);
+  const w = st.status.winners.map((s) => seatLabel(s, st));
+  if (w.length === 1 && w[0] === "You") return "You win";
   return w.join(" and ") + (w.length === 1 ? " wins" : " share the win");
 }
 
@@ -627,12 +922,12 @@ function renderResult(st) {
   const table = $("result-table");
   table.replaceChildren();
   const head = el("tr");
-  for (const h of ["Seat", "Player", "Cash", "Net worth"]) head.appendChild(el("th", null, h));
+  for (const h of ["Player", "Plays as", "Cash", "Net worth"]) head.appendChild(el("th", null, h));
   table.appendChild(head);
   const order = [...st.players].sort((a, b) => b.net_worth - a.net_worth);
   for (const p of order) {
     const tr = el("tr", st.status.winners.includes(p.seat) ? "winner" : null);
-    tr.append(el("td", null, String(p.seat)), el("td", null, seatLabel(p.seat)),
+    tr.append(el("td", null, seatLabel(p.seat, st)), el("td", null, seatKind(p.seat, st)),
       el("td", "num", p.bankrupt ? "bankrupt" : rs(p.cash)), el("td", "num", rs(p.net_worth)));
     table.appendChild(tr);
   }
@@ -660,18 +955,42 @@ function fillTradeLists(st) {
       cb.type = "checkbox";
       cb.value = String(i);
       cb.dataset.side = side;
+      cb.addEventListener("change", tradeSummary);
       label.append(cb, document.createTextNode(" " + squareName(i) +
-        (g.mortgaged[i] ? " (mortgaged)" : "")));
+        ` (${rs(S.board.squares[i].price)}` + (g.mortgaged[i] ? ", mortgaged)" : ")")));
       box.appendChild(label);
     }
   }
+  $("trade-take-legend").textContent = `You get (from ${seatLabel(target, st)})`;
+  $("trade-give-cash").textContent = `Your cash: ${rs(st.players[me].cash)}`;
+  $("trade-take-cash").textContent = `${seatLabel(target, st)}'s cash: ` +
+    rs(st.players[target].cash);
+  tradeSummary();
+}
+
+// The offer as it stands, both sides and the cash, in one sentence.
+function tradeSummary() {
+  const st = S.state;
+  if (!st) return;
+  const pick = (side) => [...document.querySelectorAll(`#trade-dialog input[data-side=${side}]`)]
+    .filter((c) => c.checked).map((c) => squareName(Number(c.value)));
+  const money = Math.round(Number($("trade-money").value) || 0);
+  const amount = $("trade-money-way").value === "pay" ? money : -money;
+  const target = Number($("trade-target").value);
+  const give = pick("give");
+  const take = pick("take");
+  if (amount > 0) give.push(rs(amount));
+  if (amount < 0) take.push(rs(-amount));
+  const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
+  $("trade-summary").textContent = `You give ${list(give)}; ${seatLabel(target, st)} ` +
+    `gives you ${list(take)}.`;
 }
 
 function openTrade(st) {
   const sel = $("trade-target");
   sel.replaceChildren();
   for (const t of st.trade.targets) {
-    const o = el("option", null, `Seat ${t} · ${seatLabel(t)} (${rs(st.players[t].cash)})`);
+    const o = el("option", null, `${seatLabel(t, st)} (${seatKind(t, st)}, cash ${rs(st.players[t].cash)})`);
     o.value = String(t);
     sel.appendChild(o);
   }
@@ -700,7 +1019,7 @@ async function sendTrade() {
   } else if (money > st0.players[payer].cash) {
     problem = payer === st0.status.current_player
       ? fillIn(MESSAGES["trade:cash_you"], { cash: rs(st0.players[payer].cash) })
-      : fillIn(MESSAGES["trade:cash_them"], { who: `Seat ${payer} (${seatLabel(payer)})`,
+      : fillIn(MESSAGES["trade:cash_them"], { who: seatLabel(payer, st0),
         cash: rs(st0.players[payer].cash) });
   }
   if (problem) {
@@ -709,6 +1028,7 @@ async function sendTrade() {
   }
   try {
     const st = await api("POST", `/v1/tables/${S.tableId}/actions`, body);
+    S.sinceLog = st.game.log.length;
     $("trade-dialog").close();
     showError("");
     render(st);
@@ -752,9 +1072,19 @@ function wire() {
     $("rounds-custom-row").hidden = $("rounds").value !== "custom";
   });
   $("start").addEventListener("click", startGame);
-  $("load-file").addEventListener("change", (ev) => {
-    if (ev.target.files.length) loadGame(ev.target.files[0]);
+  for (const id of ["load-file", "load-file-top"]) {
+    $(id).addEventListener("change", (ev) => {
+      if (ev.target.files.length) loadGame(ev.target.files[0], ev.target);
+    });
+  }
+  $("result-save").addEventListener("click", saveGame);
+  $("place-close").addEventListener("click", () => $("place-dialog").close());
+  // A click on the backdrop closes a place's card.
+  $("place-dialog").addEventListener("click", (ev) => {
+    if (ev.target === $("place-dialog")) $("place-dialog").close();
   });
+  $("trade-money").addEventListener("input", tradeSummary);
+  $("trade-money-way").addEventListener("change", tradeSummary);
   $("pace").addEventListener("input", () => {
     setPace(Number($("pace").value));
     if (S.state) schedule(S.state);
