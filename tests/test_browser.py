@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,13 +48,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(pace_ms: int = 0) -> Iterator[str]:
+def server(pace_ms: int = 0, *extra: str) -> Iterator[str]:
     """``byapar serve`` in a subprocess on a free loopback port; yields its base URL."""
     port = free_port()
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1", "--port",
-             str(port), "--pace-ms", str(pace_ms)], stdout=log, stderr=subprocess.STDOUT)
+             str(port), "--pace-ms", str(pace_ms), *extra], stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_up(url, proc, log)
@@ -76,6 +77,10 @@ def _wait_until_up(url: str, proc: subprocess.Popen, log) -> None:
             with opener.open(f"{url}/v1", timeout=2) as r:
                 json.load(r)
             return
+        except urllib.error.HTTPError as e:
+            if e.code == 401:  # up, and asking for its token
+                return
+            raise
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
@@ -270,6 +275,27 @@ def test_the_rules_page_and_the_expert_at_a_phone(base_url: str, browser) -> Non
         assert "(expert computer)" in page.text_content("#players")
         assert person_moves(page, 100), "the game did not end in 100 clicks"
         fits(page)
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def test_a_server_with_a_token(browser) -> None:
+    """Opened once at /?token=TOKEN, the page's own requests carry the token (a cookie): a game
+    plays to its end and a reload of the table needs no token in the address."""
+    token = "browser-test-token-0123456789"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        with server(0, "--token", token) as url:
+            page.goto(f"{url}/?token={token}")
+            set_up_table(page, ["person", "random"], rounds=1, seed=2)
+            assert "token" not in page.url
+            page.reload()
+            page.wait_for_selector("#table:not([hidden])")
+            assert person_moves(page, 100), "the game did not end in 100 clicks"
     finally:
         context.close()
     assert errors == [], errors
