@@ -301,6 +301,39 @@ def test_a_server_with_a_token(browser) -> None:
     assert errors == [], errors
 
 
+def test_the_log_in_the_tables_names(base_url: str, page) -> None:
+    """The engine's log lines, as the page shows them: You (with the verb to match) and the
+    seats' names, never "seat N"."""
+    table = post(base_url + "/v1/tables", {"seats": ["person", "easy", "hard"], "seed": 1})
+    page.goto(f"{base_url}/#t={table['id']}")
+    page.wait_for_selector("#table:not([hidden])")
+    lines = {
+        "Round 1: seat 0 to play (3 players)": "Round 1: You to play (3 players)",
+        "seat 0 rolls 1+2": "You roll 1+2",
+        "seat 1 rolls 1+2": "Bikash rolls 1+2",
+        "seat 0 goes to jail": "You go to jail",
+        "seat 0 is bankrupt to seat 2": "You are bankrupt to Chandra",
+        "seat 2 is bankrupt to seat 0": "Chandra is bankrupt to you",
+        "seat 0 rolled a double and plays again": "You rolled a double and play again",
+        "seat 0 owes Rs 1,500 and holds Rs 1,010: must raise cash":
+            "You owe Rs 1,500 and hold Rs 1,010: must raise cash",
+        "seat 0 cannot beat 1,200 and drops out": "You cannot beat Rs 1,200 and drop out",
+        "seat 1 bids 1,300 on Jumla": "Bikash bids Rs 1,300 on Jumla",
+        "seat 0 pays Rs 250 to seat 1": "You pay Rs 250 to Bikash",
+        "seat 1 offers seat 0: give nothing for Surkhet; pay Rs 700":
+            "Bikash offers you Rs 700 for Surkhet",
+        "seat 0 offers seat 2: give Jumla, Surkhet for Ilam; ask Rs 100":
+            "You offer Chandra Jumla and Surkhet for Ilam and Rs 100",
+        "seat 2 accepts the trade": "Chandra accepts the trade",
+        "Game over: seat 0 wins with the highest net worth":
+            "Game over: you win with the highest net worth",
+        "Game over: seat 1, seat 2 share the win with the highest net worth":
+            "Game over: Bikash, Chandra share the win with the highest net worth",
+    }
+    shown = page.evaluate("ls => ls.map(l => humanLine(l, S.state))", list(lines))
+    assert dict(zip(lines, shown, strict=True)) == lines
+
+
 def _table_with_places(base_url: str, seats: list[str]) -> dict:
     """Three seats holding a place each (You Jumla, Bikash Surkhet, Chandra Bus park); the
     person's first roll is 3+4, to Dhangadhi, which nobody owns."""

@@ -155,8 +155,8 @@ function humanLine(line, st) {
     return `${pre}${name(k)}${comma} ${verb}`;
   });
   if (you) {
-    line = line.replace(" and plays again", " and play again")
-      .replace(" and drops out", " and drop out");
+    // The second verb too: "and leaves jail", "and holds Rs 1,010".
+    line = line.replace(/ and (plays|drops|leaves|holds)\b/g, (all, v) => ` and ${asYou(v)}`);
   }
   return line.replace(/\bseat (\d+)/g, (all, k) => (Number(k) < n && isYou(Number(k), st)
     ? "you" : name(k)));
