@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli import ArgumentParser, UsageError
+from .common import ArgumentParser, UsageError
 
 COST_WEIGHT = 20.0  # an offer's weight: 1 + COST_WEIGHT * the answering seat's loss (chance)
 L2 = 1e-3  # the pull toward the starting rows

@@ -22,24 +22,19 @@ starts; Ctrl-C is one line and exit status 130, in worker processes too.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
-import signal
 import sys
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 # One parser for every command, byapar simulate's included (imported by the subcommands' modules)
 from byapar_env.cli_args import ArgumentParser
 
-DISTRIBUTION = "byapar-env"
+# What the command shares with the jobs it runs (they import it from there, not from here).
+from .common import TRAIN_PACKAGES, MissingPackageError, UsageError, require
 
-# What `byapar train`, `exploit` and `export` need beyond the base install, and how to get it:
-# PyTorch first, pinned, so that Stable-Baselines3 does not pull another (much larger) build.
-TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "threadpoolctl")
-TRAIN_INSTALL = "pip install torch==2.13.0, then pip install 'byapar-env[train]'"
+DISTRIBUTION = "byapar-env"
 
 
 def version() -> str:
@@ -58,14 +53,6 @@ def version() -> str:
 
 
 # ---------------------------------------------------------------------------- errors
-class UsageError(ValueError):
-    """A command-line value that cannot work (an output folder that does not exist...)."""
-
-
-class MissingPackageError(ImportError):
-    """A package the command needs is not installed; the message says what to install."""
-
-
 # The project's typed errors, by module: each is a bad value, reported in one line. Looked up
 # in sys.modules, so that main imports nothing to catch them: an error can only come from a
 # module that is already imported.
@@ -92,20 +79,6 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
-def require(packages: Sequence[str], command: str, install: str = TRAIN_INSTALL) -> None:
-    """Raise ``MissingPackageError`` naming what to install when a package will not import."""
-    missing = []
-    for name in packages:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name)
-    if missing:
-        raise MissingPackageError(f"byapar {command} needs {', '.join(missing)}, which "
-                                  f"{'is' if len(missing) == 1 else 'are'} not installed: "
-                                  f"{install}")
-
-
 def check_output_path(flag: str, path: str) -> None:
     """An output file's folder must exist (checked before the work, not after it)."""
     target = Path(path)
@@ -113,26 +86,6 @@ def check_output_path(flag: str, path: str) -> None:
         raise UsageError(f"{flag} {path}: that is a folder; give a file name")
     if not target.resolve().parent.is_dir():
         raise UsageError(f"{flag} {path}: the folder {target.parent} does not exist")
-
-
-def quiet_worker_processes() -> None:
-    """Start multiprocessing's fork server with Ctrl-C ignored, so that every process forked
-    from it (SB3's environment workers) ignores it too: the terminal sends SIGINT to the whole
-    process group, and only the main process should answer, not each worker with a
-    traceback. The workers end when the main process does (they are daemons)."""
-    import multiprocessing
-
-    if ("forkserver" not in multiprocessing.get_all_start_methods()
-            or threading.current_thread() is not threading.main_thread()):
-        return
-    from multiprocessing import forkserver
-
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        forkserver.ensure_running()
-    finally:
-        if old is not None:  # None: a handler set outside Python, left as it is
-            signal.signal(signal.SIGINT, old)
 
 
 # ---------------------------------------------------------------------------- parsers

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
+from .common import TRAIN_INSTALL, ArgumentParser, require
+
 
 class ExportError(ValueError):
     """An export that cannot be done as asked: one that would overwrite a checkpoint without
@@ -192,8 +194,6 @@ def _blend(text: str) -> tuple[str, float]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .cli import ArgumentParser
-
     ap = ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0])
     ap.add_argument("run", help="the run folder of byapar train")
     ap.add_argument("--name", default="hard", help="the checkpoint's folder name under --out")
@@ -218,8 +218,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Errors reach ``byapar``'s main, which reports each in one line."""
-    from .cli import TRAIN_INSTALL, require
-
     args = build_parser().parse_args(argv)
     if args.snapshot is None and not args.average and (Path(args.run) / "latest.zip").exists():
         # The last save is an SB3 model: reading it needs torch and sb3-contrib (a pool
@@ -230,8 +228,3 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {folder}")
     return 0
 
-
-if __name__ == "__main__":
-    from .cli import main as cli_main
-
-    sys.exit(cli_main(["export", *sys.argv[1:]]))

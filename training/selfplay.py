@@ -1,7 +1,6 @@
 """Self-play training of the hard player: MaskablePPO on the single-seat view.
 
     byapar train --run-dir runs/hard --total-steps 3000000
-    python -m byapar_training.selfplay --run-dir runs/hard --total-steps 3000000
 
 Read top to bottom:
 1. the config (every field is a command-line flag);
@@ -31,7 +30,6 @@ import dataclasses
 import json
 import math
 import random
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +42,7 @@ from byapar_agents.network import NumpyPolicy
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.single_seat import SingleSeatEnv
 
+from .common import ArgumentParser, quiet_worker_processes, require
 from .league import LeaguePool, LeagueSeatEnv
 
 
@@ -190,8 +189,6 @@ def _int_tuple(text: str) -> tuple[int, ...]:
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """The ``byapar train`` flags, one per Config field. With ``suppress_defaults`` a parsed
     namespace holds only the flags actually given (to tell a default from a choice)."""
-    from .cli import ArgumentParser
-
     ap = ArgumentParser(prog="byapar train", description=__doc__.splitlines()[0])
     for f in dataclasses.fields(Config):
         flag = "--" + f.name.replace("_", "-")
@@ -686,8 +683,6 @@ def check_config(config: Config) -> None:
     if config.backend == "ray":
         from byapar_agents.arena_ray import RAY_INSTALL
 
-        from .cli import require
-
         require(["ray"], "train --backend ray", RAY_INSTALL)
     # A cluster's actors run on its machines, not on this one's cores.
     if (config.n_envs > 1 and not config.address
@@ -819,8 +814,6 @@ def _state(run_dir: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """``byapar train``: check every setting before anything starts, fit a small run to its
     budget, train, and say in one line what was done."""
-    from .cli import quiet_worker_processes
-
     config, given = parse_command(argv)
     check_config(config)
     config, notes = fit_to_budget(config, given)
@@ -838,8 +831,3 @@ def main(argv: list[str] | None = None) -> int:
           f"snapshots in {run / 'pool'}, evaluations in {run / 'eval.csv'}", flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    from .cli import main as cli_main
-
-    sys.exit(cli_main(["train", *sys.argv[1:]]))
