@@ -36,7 +36,8 @@ PARTS = {
 
 
 def main(argv: list[str] | None = None) -> dict:
-    from byapar_training.selfplay import Config, train
+    from byapar_training.config import Config
+    from byapar_training.selfplay import train
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=8192)

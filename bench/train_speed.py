@@ -34,7 +34,8 @@ from .common import baseline_ops_per_second
 
 def one_run(steps: int, envs: int, workers: int, n_steps: int, trainer: str = "sb3") -> float:
     """Learner steps per second of one real training run."""
-    from byapar_training.selfplay import Config, train
+    from byapar_training.config import Config
+    from byapar_training.selfplay import train
 
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(run_dir=str(Path(tmp) / "run"), trainer=trainer, total_steps=steps,

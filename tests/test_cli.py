@@ -55,9 +55,9 @@ def _parsers() -> dict[str, argparse.ArgumentParser]:
 
 def _training_parsers() -> dict[str, argparse.ArgumentParser]:
     pytest.importorskip("sb3_contrib")
-    from byapar_training import exploit, selfplay
+    from byapar_training import config, exploit
 
-    return {"train": selfplay.build_parser(), "exploit": exploit.build_parser()}
+    return {"train": config.build_parser(), "exploit": exploit.build_parser()}
 
 
 def _check_every_flag(name: str, parser: argparse.ArgumentParser) -> None:
@@ -83,12 +83,10 @@ def test_every_training_flag_has_help_and_shows_its_default(name) -> None:
 
 
 def test_every_config_field_has_a_help_string() -> None:
-    pytest.importorskip("sb3_contrib")
-    from byapar_training.selfplay import HELP, Config
+    from byapar_training.config import Config
 
-    names = [f.name for f in dataclasses.fields(Config)]
-    assert [n for n in names if not HELP.get(n, "").strip()] == []
-    assert set(HELP) <= set(names), "help for a field that is gone"
+    fields = dataclasses.fields(Config)
+    assert [f.name for f in fields if not f.metadata.get("help", "").strip()] == []
 
 
 def test_train_help_shows_tuples_as_the_flag_takes_them(capsys) -> None:
@@ -267,7 +265,8 @@ def test_bad_exploit_settings_are_refused(tmp_path, capsys) -> None:
 
 def test_a_small_budget_gets_a_small_rollout_warm_start_and_evaluation() -> None:
     pytest.importorskip("sb3_contrib")
-    from byapar_training.selfplay import Config, fit_to_budget
+    from byapar_training.checks import fit_to_budget
+    from byapar_training.config import Config
 
     config, notes = fit_to_budget(Config(run_dir="/nonexistent/run", total_steps=2000),
                                   frozenset({"total_steps"}))
@@ -288,7 +287,8 @@ def test_a_small_budget_gets_a_small_rollout_warm_start_and_evaluation() -> None
 
 def test_a_resumed_run_keeps_its_own_rollout(tmp_path) -> None:
     pytest.importorskip("sb3_contrib")
-    from byapar_training.selfplay import Config, fit_to_budget
+    from byapar_training.checks import fit_to_budget
+    from byapar_training.config import Config
 
     run_dir = tmp_path / "run"
     run_dir.mkdir()

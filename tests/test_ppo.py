@@ -18,8 +18,9 @@ pytest.importorskip("sb3_contrib")
 from byapar_agents import make_agent  # noqa: E402
 from byapar_training import cli  # noqa: E402
 from byapar_training.league import LeaguePool  # noqa: E402
-from byapar_training.ppo import _build_network, numpy_layers  # noqa: E402
+from byapar_training.ppo import build_network  # noqa: E402
 from byapar_training.rollout import Buffer, Collector  # noqa: E402
+from byapar_training.weights import numpy_layers  # noqa: E402
 
 from byapar_env.players import RandomPlayer  # noqa: E402
 
@@ -65,7 +66,7 @@ def test_masked_distribution_matches_sb3_contrib() -> None:
     from sb3_contrib.common.maskable.distributions import MaskableCategorical
 
     torch.manual_seed(0)
-    net = _build_network((32,))
+    net = build_network((32,))
     obs = torch.randn(16, 641)
     gen = np.random.default_rng(0)
     mask = torch.as_tensor(gen.random((16, 181)) < 0.1)
@@ -86,7 +87,7 @@ def _collector(seed: int, report=None) -> Collector:
 
 def _tiny_layers():
     torch.manual_seed(1)
-    net = _build_network((16,))
+    net = build_network((16,))
     return numpy_layers(net.actor), numpy_layers(net.critic)
 
 
@@ -130,11 +131,11 @@ def _kl_after_update(kl_to_init: float) -> float:
     """KL(start || policy) after PPO epochs that reward one action at every decision."""
     import copy
 
+    from byapar_training.config import Config
     from byapar_training.ppo import update
-    from byapar_training.selfplay import Config
 
     torch.manual_seed(0)
-    net = _build_network((32,))
+    net = build_network((32,))
     start = copy.deepcopy(net)
     gen = np.random.default_rng(0)
     n = 256

@@ -63,7 +63,7 @@ USER_ERRORS = (
     ("byapar_agents.arena", "ArenaError"),
     ("byapar_agents.expert", "ExpertBudgetError"),
     ("byapar_agents.analyse", "AnalyseError"),
-    ("byapar_training.selfplay", "ConfigError"),
+    ("byapar_training.config", "ConfigError"),
     ("byapar_training.export", "ExportError"),
     ("byapar_training.value", "ValueConfigError"),
     ("byapar_training.distill", "DistillConfigError"),

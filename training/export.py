@@ -85,7 +85,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
     elif snapshot is None:
         from sb3_contrib import MaskablePPO
 
-        from .selfplay import numpy_policy
+        from .weights import numpy_policy
 
         model = MaskablePPO.load(latest, device="cpu")
         policy, steps = numpy_policy(model), int(model.num_timesteps)

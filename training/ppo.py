@@ -1,4 +1,8 @@
-"""Compact PPO: the ``--trainer compact`` of ``byapar train``, one readable file (CleanRL style).
+"""Compact PPO: the ``--trainer compact`` of ``byapar train``, its PPO in one readable file
+(CleanRL style). What it shares with the SB3 trainer has a module each: the config
+(``training/config.py``), the opponents (``training/opponents.py``), the warm start's games
+(``training/imitation.py``), the weights (``training/weights.py``), the run folder
+(``training/run_folder.py``) and the evaluation (``training/evaluation.py``).
 
 Why our own and not Stable-Baselines3's: SB3 steps one environment per learner sample and asks
 the policy for one batch per step, so a table of several learned seats costs one forward pass
@@ -8,14 +12,16 @@ over every game waiting on it, and **every seat the learner holds** (its own and
 copies) gives samples. The algorithm is SB3's PPO with its defaults (clipped surrogate,
 per-minibatch advantage normalisation, value loss 0.5, gradient norm 0.5, Adam eps 1e-5,
 orthogonal initialisation) and the masked categorical of sb3-contrib, so runs of the two
-trainers are comparable (``tests/test_ppo.py`` checks both reach the same level on one budget).
+trainers are comparable: ``bench/trainer_parity.py`` trains both on one budget and plays their
+policies (its figures are in docs/training_history.md; no test compares them).
 
 Read top to bottom:
 1. ``ActorCritic``: separate tanh MLPs for the policy and the value (the hard player's shape);
 2. ``CollectorPool``: the collectors (``training/rollout.py``) in this process, in
    ``n_workers`` processes or in ``n_workers`` Ray actors (``--backend ray``, on a local Ray
    instance or a cluster), each with its own share of ``n_envs`` games and its own opponents;
-3. ``update``: PPO epochs over one rollout;
+3. ``update``: PPO epochs over one rollout; ``imitate``: the warm start, the medium player's
+   decisions copied;
 4. ``train``: warm start, then collect, update, snapshot, save, evaluate, log, until the
    budget is spent. The run folder is the SB3 trainer's (state.json, pool/, eval.csv, league/,
    TensorBoard events) with ``latest.pt`` in place of ``latest.zip``; running the same command
@@ -39,25 +45,19 @@ from byapar_agents.network import NumpyPolicy
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.observation import OBSERVATION_SIZE
 
-from .league import LeaguePool
+from .config import Config
+from .evaluation import record_evaluation
+from .imitation import medium_demonstrations
+from .opponents import TABLES, OpponentPool, league_pool
 from .rollout import Collector, Layers, Table
-from .selfplay import (
-    TABLES,
-    Config,
-    OpponentPool,
-    _names,
-    _write_state,
-    copy_policy_into,
-    medium_demonstrations,
-    open_run,
-    record_evaluation,
-)
+from .run_folder import open_run, write_state
+from .weights import copy_policy_into, numpy_layers
 
 CHECKPOINT = "latest.pt"
 
 
 # ---------------------------------------------------------------------------- 1. network
-def _build_network(hidden: tuple[int, ...]):
+def build_network(hidden: tuple[int, ...]):
     import torch
     from torch import nn
 
@@ -94,14 +94,6 @@ def _build_network(hidden: tuple[int, ...]):
     return ActorCritic()
 
 
-def numpy_layers(seq) -> Layers:
-    """A torch Sequential's Linear layers as (weight, bias) numpy pairs, input to output."""
-    import torch
-
-    return [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-            for m in seq if isinstance(m, torch.nn.Linear)]
-
-
 def load_actor(net, folder: str) -> None:
     """Start the actor from a numpy checkpoint (the critic stays fresh)."""
     import torch
@@ -117,8 +109,7 @@ def make_collector(config: Config, worker: int, n_tables: int, seed: int) -> Col
     pool_config = dataclasses.replace(config, latest_share=0.0)
     report = None
     if config.league or config.exploiters:
-        pool = LeaguePool(config.run_dir, _names(config.league), _names(config.exploiters),
-                          0.0, config.pool_window, worker)
+        pool = league_pool(config, worker, 0.0)
 
         def report(table: Table, pool=pool) -> None:
             game = table.env.game
@@ -323,7 +314,7 @@ def _save(net, optimizer, run: Path, steps: int, state: dict) -> Path:
     NumpyPolicy(numpy_layers(net.actor), "tanh").save(folder, {"name": folder.name,
                                                                "steps": steps})
     state["steps"] = steps
-    _write_state(run, state)
+    write_state(run, state)
     return folder
 
 
@@ -342,7 +333,7 @@ def train(config: Config) -> Path:
     run, state = _open_run(config)
     torch.manual_seed(config.seed)
     torch.set_num_threads(max(1, min(2, config.n_workers)))
-    net = _build_network(config.hidden)
+    net = build_network(config.hidden)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     steps = 0
     if (run / CHECKPOINT).exists():
@@ -362,7 +353,7 @@ def train(config: Config) -> Path:
         _save(net, optimizer, run, steps, state)
     start_policy = None
     if config.kl_to_init:
-        start_policy = _build_network(config.hidden)
+        start_policy = build_network(config.hidden)
         load_actor(start_policy, config.init_from)
     writer = SummaryWriter(str(run))
     # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
