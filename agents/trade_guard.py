@@ -14,9 +14,10 @@ is given:
 - **The value network's check** (``answer_gains``): the answering seat's win chance with the
   offer accepted, less with it declined, both by ``agents.value`` (one forward pass over both
   positions' seats). An offer is accepted only if the policy accepts it, the gain is at least
-  ``ACCEPT_MARGIN``, and, when the offer hands the offering seat the last place of a colour
-  group (``completes_group``), at least ``COMPLETION_GAIN``: a rival's completed group is worth
-  more than any single figure shows, so it must pay for itself clearly.
+  ``ACCEPT_MARGIN``, the offering seat's gain is below it by at least ``-RIVAL_EDGE``, and, when
+  the offer hands the offering seat the last place of a colour group (``completes_group``), the
+  gain is at least ``COMPLETION_GAIN``: a rival's completed group is worth more than any single
+  figure shows, so it must pay for itself clearly.
 
 ``safe_answers`` gives the answers to many offers of one position at once (the offer exploit
 test, ``byapar_harness`` style callers); ``safe_pending_answer`` the answer to the offer pending
@@ -46,12 +47,13 @@ from .value import ValueNet
 
 # The answering seat's win chance may not fall at all (measured: docs/trade_safety.md).
 ACCEPT_MARGIN = 0.0
-# Handing a rival the last place of a group: only for a clear gain (a point of win chance).
-COMPLETION_GAIN = 0.01
-# The offering seat may not gain more than the answering seat does: an offer comes from a seat
-# that chose it, so where the value network errs, it errs in the offering seat's favour
-# (adverse selection); a deal good for both is still taken.
-RIVAL_EDGE = 0.0
+# Handing a rival the last place of a group: only for a clear gain (three points of win chance).
+COMPLETION_GAIN = 0.03
+# The answering seat must gain at least a point more than the offering seat: an offer comes
+# from a seat that chose it, so where the value network errs, the offers made are those it errs
+# on in the offering seat's favour (adverse selection); a deal good for both is still taken
+# when it is better for the answering seat. Measured beside 0 and -0.02: docs/trade_safety.md.
+RIVAL_EDGE = -0.01
 ACCEPT_ID = fixed_action_id(A.ACCEPT_TRADE)
 REJECT_ID = fixed_action_id(A.REJECT_TRADE)
 _LAYOUT = observation_layout()

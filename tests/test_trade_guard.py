@@ -80,7 +80,8 @@ def test_the_check_rules() -> None:
     assert passes_check(0.0, -0.02, False)  # a fair deal that costs nothing is taken
     assert not passes_check(-0.001, -0.05, False)  # its own chance falls
     assert not passes_check(0.02, 0.05, False)  # the offering seat gains more than it does
-    assert passes_check(0.02, 0.02, False)
+    assert not passes_check(0.02, 0.02, False)  # it must gain a point more than the offerer
+    assert passes_check(0.04, 0.02, False)
     assert not passes_check(COMPLETION_GAIN / 2, -0.05, True)  # a completed group must pay
     assert passes_check(COMPLETION_GAIN, -0.05, True)
 
