@@ -204,7 +204,7 @@ class Collector:
         from threadpoolctl import threadpool_limits
 
         # One BLAS thread: the batches are small, and OpenBLAS's idle threads spin on a busy
-        # machine (a rollout ran ten times slower with its default of one thread per core).
+        # machine (docs/training_profile.md has what its default of one thread per core cost).
         with threadpool_limits(1, user_api="blas"):
             return self._collect(n_samples, actor, critic, gamma, lam)
 
