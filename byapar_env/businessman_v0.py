@@ -1,0 +1,463 @@
+"""Businessman: the PettingZoo AEC environment.
+
+This docstring is the environment's specification.
+
+| Import             | ``from byapar_env import businessman_v0``                        |
+|--------------------|------------------------------------------------------------------|
+| Registered as      | ``pettingzoo.make("aec", "byapar/businessman-v0")``             |
+| Actions            | Discrete(402), masked                                            |
+| Parallel API       | No                                                               |
+| Agents             | ``player_0`` ... ``player_{n-1}``, n = 2 to 6                     |
+| Observation shape  | (1080,) float32, plus ``action_mask`` (402,) int8               |
+
+Businessman («Бизнесмен») is the Soviet and Russian member of the Monopoly family: lots in
+colour groups with branches and enterprises, two perimeters and two side tracks, and a share
+exchange whose prices secret Exchange cards move. The rules are those of
+``byapar_env.businessman`` (``docs/businessman_rules.md``); this environment maps seat ``i`` to
+agent ``player_i``. One agent decides at a time, and not always the one whose turn it is: a
+trade proposal is answered by the seat it is made to, and a debt raised by the debtor.
+
+Arguments
+---------
+``env(num_players=4, max_rounds=20, abroad_enabled=True, render_mode=None, skip_trivial=True,
+reward="outcome", dense_coef=1.0, max_decisions=20_000)``
+
+- ``num_players`` (2 to 6), ``max_rounds`` (after the last seat's turn of this round the
+  highest net worth wins; 1 to 1,000 here, so that the observation's round figures stay small:
+  the engine's "0, no limit" is not offered) and ``abroad_enabled``: the engine's ``Rules``.
+- ``render_mode``: ``"ansi"`` (text) or ``"human"`` (prints the text).
+- ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so
+  agents are only asked real questions (on by default; off, every decision is asked).
+- ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
+- ``dense_coef``: the weight of that shaping, a finite number from 0 to 100.
+- ``max_decisions``: a safety cap on the decisions of one game (the agents' and those taken by
+  the environment); reaching it truncates every agent. 1 to 1,000,000,000.
+
+Whole-number options take Python ``int`` only (``True`` is not a number), flags ``bool`` only;
+a bad option raises ``RulesError`` (a ``ValueError``) naming it. ``reset(seed=None)`` takes
+None or a whole number from 0 up (``SeedError`` otherwise, changing nothing); the same seed
+plays the same game for the same actions.
+
+Actions
+-------
+The engine's own table, ``byapar_env.businessman.ALL_ACTIONS``: id ``i`` is
+``ALL_ACTIONS[i]``, the same for every table size (``action_to_string(i)`` names it;
+``docs/businessman_env.md`` lists the ranges). Every decision is one id:
+
+- before rolling: ``roll``; ``pledge`` / ``redeem`` a lot or the Supermarket;
+  ``build a branch`` / ``an enterprise`` on a lot, ``sell a building``; ``use an exchange
+  pass``; ``start a trade proposal`` to a seat (by absolute seat number);
+- composing a proposal, step by step: toggle giving one of one's lots or taking one of the
+  other seat's, one more share of a colour to give or to take, 1,000, 10,000 or 50,000 cr more
+  to give or to take, ``submit``, ``cancel``; answering one: ``accept`` or ``reject``;
+- on an unowned lot: ``buy`` it or ``do not buy`` it; at a fork (motorway, roulette, customs,
+  broker): yes or no; at the Hotel: one of its four options; a share colour to take;
+- an exchange session: play an Exchange card from a hand slot on a colour (a Deuce: double or
+  halve) or none; then buy or sell one share of a colour at a time, and end the session;
+- raising funds for a debt: ``pledge`` and ``sell a building``.
+
+The mask (``action_mask`` in the observation) marks exactly the legal ids of the agent that must
+decide (the engine's ``legal_actions()``), and is all zeros for every other agent. A masked-out
+or malformed action raises ``IllegalActionError`` from ``raw_env`` and changes nothing;
+``env()`` adds PettingZoo's usual wrappers, under which a masked-out action ends the game with
+-1 for its maker. An action is a Python ``int``, a numpy integer or a 0-d integer array from 0
+to 401 (bools, floats, strings and other shapes are refused); ``None`` only steps out a
+terminated or truncated agent.
+
+Observation
+-----------
+``{"observation": Box(float32, (1080,)), "action_mask": Box(int8, (402,))}``, from the
+observing agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and
+so on. It is computed from ``Game.view(seat)`` alone
+(``byapar_env.businessman.observation.encode``), so it holds only what that seat may know:
+
+- every lot and the Supermarket: the owner's slot, buildings, pledged, laps left before a
+  pledge is forfeited, whole group held;
+- every player: present, bankrupt, cash, track, cell, laps, shares of each colour, kept passes,
+  the size of the Exchange hand (never its cards), net worth, whose turn, who decides;
+- share prices and the bank's supply; the observer's own hand (a count per card kind); the
+  cards played so far; the sizes of the Surprise and Notice decks (never their order); the
+  building tokens left;
+- the decision under way: the phase, the lot offered, the fork, colour picks left, shares
+  bought this session, proposals made this turn, the proposal being composed or answered
+  (the other seat, lots, shares and cash either way, its steps), the debt being raised;
+- the round and the rounds left, the last dice, and the table options.
+
+Another seat's hand, a deck's order, the seed and the generator never enter an observation.
+``observation_layout()`` returns the named slices.
+
+Rewards
+-------
+``"outcome"``: zero at every step, and at the end a zero-sum outcome: each player who does not
+win gets ``-1/(n-1)``, and the winners share the sum of those losses. A player who goes
+bankrupt is terminated at once with its ``-1/(n-1)`` and is stepped out with ``None``.
+``"net_worth_share"`` adds at every step ``dense_coef`` times the change in each player's share
+of the table's total net worth (zero-sum too).
+
+Endings
+-------
+Termination when the game ends (the round limit, or one player left) and, for a single agent,
+when it goes bankrupt. Truncation only through ``max_decisions``.
+
+Copying
+-------
+``env.clone()`` returns an independent copy, mid-game included.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .businessman import ALL_ACTIONS, Game, IllegalActionError, Rules, RulesError, SeedError
+from .businessman import board as BB
+from .businessman.action_table import NUM_ACTIONS, action_to_string, legal_mask
+from .businessman.observation import (
+    OBSERVATION_SIZE,
+    encode,
+    observation_layout,
+)
+from .engine.errors import show
+
+ENV_NAME = "businessman_v0"
+REGISTERED_ID = "byapar/businessman-v0"
+REWARD_MODES = ("outcome", "net_worth_share")
+MAX_ROUNDS = 1_000
+MAX_DECISIONS = 10**9
+DECISION_CAP = 20_000
+MAX_DENSE_COEF = 100.0
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_action_id(action: object) -> int:
+    """The action id ``action`` stands for, or ``IllegalActionError`` naming it and the range:
+    a Python ``int``, a numpy integer or a 0-d integer array from 0 to 401."""
+    value = None
+    if _is_whole(action):
+        value = action
+    elif isinstance(action, np.integer) or (isinstance(action, np.ndarray) and action.shape == ()
+                                            and action.dtype.kind in "iu"):
+        value = int(action)
+    if value is not None and 0 <= value < NUM_ACTIONS:
+        return int(value)
+    hint = ""
+    if action is None:
+        hint = "; None only steps out an agent that is terminated or truncated"
+    raise IllegalActionError(
+        f"action {show(action)} ({type(action).__name__}) is not an action id: ids are whole "
+        f"numbers from 0 to {NUM_ACTIONS - 1}, as a Python int, a numpy integer or a 0-d "
+        f"integer array{hint}")
+
+
+def as_seed(seed: object) -> int | None:
+    """``seed`` as a Python int (or None), or ``SeedError``."""
+    if seed is None:
+        return None
+    if (_is_whole(seed) or isinstance(seed, np.integer)) and seed >= 0:
+        return int(seed)
+    raise SeedError(f"seed must be None or a whole number from 0 up (a Python or numpy "
+                    f"integer), got {show(seed)} ({type(seed).__name__})")
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (a masked-out move ends the game;
+    a malformed one raises, as from ``raw_env``)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = _ActionIdWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class _ActionIdWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds check, reading a live agent's action as ``raw_env`` does."""
+
+    def step(self, action: int | np.integer | np.ndarray | None) -> None:
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            action = as_action_id(action)
+        super().step(action)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """The environment (see the module docstring)."""
+
+    metadata = {
+        "name": ENV_NAME,
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, num_players: int = BB.FIGURES.default_num_players,
+                 max_rounds: int = BB.FIGURES.default_max_rounds, abroad_enabled: bool = True,
+                 render_mode: str | None = None, skip_trivial: bool = True,
+                 reward: str = "outcome", dense_coef: float = 1.0,
+                 max_decisions: int = DECISION_CAP) -> None:
+        super().__init__()
+        self.rules = Rules(num_players=num_players, max_rounds=max_rounds,
+                           abroad_enabled=abroad_enabled)
+        if not 1 <= max_rounds <= MAX_ROUNDS:
+            raise RulesError(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS:,} in "
+                             f"this environment, got {show(max_rounds)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RulesError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {show(render_mode)}")
+        if not _is_whole(max_decisions) or not 1 <= max_decisions <= MAX_DECISIONS:
+            raise RulesError(f"max_decisions must be a whole number from 1 to "
+                             f"{MAX_DECISIONS:,} (a Python int), got {show(max_decisions)}")
+        if not isinstance(skip_trivial, bool):
+            raise RulesError(f"skip_trivial must be True or False, got {show(skip_trivial)}")
+        if not isinstance(reward, str) or reward not in REWARD_MODES:
+            raise RulesError(f"reward must be one of {REWARD_MODES}, got {show(reward)}")
+        if (isinstance(dense_coef, (bool, np.bool_))
+                or not isinstance(dense_coef, (int, float, np.integer, np.floating))
+                or not 0.0 <= float(dense_coef) <= MAX_DENSE_COEF):
+            raise RulesError(f"dense_coef must be a finite number from 0 to {MAX_DENSE_COEF:g}, "
+                             f"got {show(dense_coef)}")
+        self._kwargs = dict(num_players=num_players, max_rounds=max_rounds,
+                            abroad_enabled=abroad_enabled, render_mode=render_mode,
+                            skip_trivial=skip_trivial, reward=reward,
+                            dense_coef=float(dense_coef), max_decisions=max_decisions)
+        self.render_mode = render_mode
+        self.skip_trivial = skip_trivial
+        self.reward_mode = reward
+        self.dense_coef = float(dense_coef)
+        self.max_decisions = max_decisions
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._seeder = random.Random()
+        self.game: Game | None = None
+        self.decisions = 0
+        self._mask: tuple[int, np.ndarray] | None = None
+
+    # ------------------------------------------------------------------ spaces and names
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @staticmethod
+    def action_to_string(action: int) -> str:
+        return action_to_string(action)
+
+    @staticmethod
+    def observation_layout() -> dict[str, slice]:
+        return observation_layout()
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = as_seed(seed)  # checked before anything changes
+        if seed is not None:
+            self._seeder = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seeder.getrandbits(63)
+        self.game = Game(self.rules, seed=game_seed)
+        self.decisions = 0
+        self._mask = None
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._out = [False] * self.rules.num_players
+        self._shares = self._worth_shares() if self.reward_mode != "outcome" else None
+        self._auto_play()
+        self.agent_selection = self.possible_agents[max(self.game.current_player, 0)]
+        self._settle()
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    # ------------------------------------------------------------------ observing
+    def _legal_mask(self) -> np.ndarray:
+        game = self.game
+        if self._mask is None or self._mask[0] != game.version:
+            self._mask = (game.version, legal_mask(game))
+        return self._mask[1]
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal ids of the agent that must decide (empty once the game is over)."""
+        if self.game is None or self.game.is_over:
+            return []
+        return np.flatnonzero(self._legal_mask()).tolist()
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        seat = self.agent_name_mapping[agent or self.agent_selection]
+        game = self.game
+        name = self.possible_agents[seat]
+        if (seat == game.current_player and not game.is_over
+                and not self.terminations.get(name, True) and not self.truncations.get(name, True)):
+            return self._legal_mask().copy()
+        return np.zeros(NUM_ACTIONS, np.int8)
+
+    def observe(self, agent: str) -> dict:
+        seat = self.agent_name_mapping[agent]
+        return {"observation": encode(self.game.view(seat)),
+                "action_mask": self.action_mask(agent)}
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, action: int | np.integer | np.ndarray | None) -> None:
+        """Take ``action`` for the agent that must decide, or ``None`` for a done one.
+        ``IllegalActionError``, changing nothing, for a malformed or masked-out action and
+        once every agent is done."""
+        try:
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):
+            where = "before reset()" if self.game is None else "after every agent is done"
+            raise IllegalActionError(f"step({show(action)}) {where}: call reset() to start a "
+                                     "game") from None
+        if done:
+            self._was_dead_step(action)
+            return
+        action = as_action_id(action)
+        if not self._legal_mask()[action]:
+            legal = self.legal_action_ids()
+            names = ", ".join(f"{i} ({action_to_string(i)})" for i in legal[:12])
+            more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"action {action} ({action_to_string(action)}) is not legal for {agent} now; "
+                f"legal ids: {names}{more}")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.game.apply(ALL_ACTIONS[action])
+        self.decisions += 1
+        self._auto_play()
+        if not self.game.is_over:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._settle()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _auto_play(self) -> None:
+        """Take every decision with a single legal action (only with ``skip_trivial``)."""
+        if not self.skip_trivial:
+            return
+        game = self.game
+        while not game.is_over and self.decisions < self.max_decisions:
+            legal = game.legal_actions()
+            if len(legal) != 1:
+                return
+            game.apply(legal[0])
+            self.decisions += 1
+
+    # ------------------------------------------------------------------ rewards and endings
+    def _worth_shares(self) -> list[float]:
+        worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
+        total = sum(worth) or 1
+        return [w / total for w in worth]
+
+    def _settle(self) -> None:
+        game = self.game
+        n = self.rules.num_players
+        loss = -1.0 / (n - 1)
+        if self._shares is not None:
+            shares = self._worth_shares()
+            for s in range(n):
+                if not self._out[s]:
+                    self.rewards[self.possible_agents[s]] += (
+                        self.dense_coef * (shares[s] - self._shares[s]))
+            self._shares = shares
+        for s in range(n):
+            if game.bankrupt[s] and not self._out[s]:
+                self._out[s] = True
+                a = self.possible_agents[s]
+                self.rewards[a] += loss
+                self.terminations[a] = True
+        if game.is_over:
+            winners = set(game.winners)
+            losers = n - len(winners)
+            for s in range(n):
+                a = self.possible_agents[s]
+                if a not in self.terminations or self._out[s]:
+                    continue
+                self.rewards[a] += losers / (n - 1) / len(winners) if s in winners else loss
+                self.terminations[a] = True
+                self._out[s] = True
+        elif self.decisions >= self.max_decisions:
+            for a in self.agents:
+                self.truncations[a] = True
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        text = render_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> raw_env:
+        """An independent copy of this environment, mid-game included."""
+        copy = raw_env(**self._kwargs)
+        copy._seeder.setstate(self._seeder.getstate())
+        if self.game is None:
+            return copy
+        copy.game = self.game.clone()
+        copy.decisions = self.decisions
+        copy.agents = list(self.agents)
+        copy.agent_selection = self.agent_selection
+        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+            setattr(copy, name, dict(getattr(self, name)))
+        copy.infos = {a: {} for a in self.agents}
+        copy._out = list(self._out)
+        copy._shares = None if self._shares is None else list(self._shares)
+        if hasattr(self, "_skip_agent_selection"):
+            copy._skip_agent_selection = self._skip_agent_selection
+        return copy
+
+
+def render_text(game: Game) -> str:
+    """The table in a few lines of text (public figures only)."""
+    lines = [f"Round {game.round}, seat {game.turn} to play; deciding: seat "
+             f"{game.current_player} ({game.phase.name}); prices "
+             + ", ".join(f"{c} {p}" for c, p in zip(BB.COLOURS, game.prices, strict=True))]
+    for s in range(game.num_players):
+        if game.bankrupt[s]:
+            lines.append(f"seat {s}: bankrupt")
+            continue
+        lots = []
+        for c in game.lots_of(s):
+            mark = "*" * game.level[c] + ("(p)" if game.mortgaged[c] else "")
+            lots.append(BB.CELLS[c].name + mark)
+        lines.append(f"seat {s}: {game.cash[s]:,} cr on {BB.CELLS[game.position[s]].name}, "
+                     f"shares {game.shares[s]}, {len(game.hands[s])} cards; "
+                     f"lots: {', '.join(lots) or 'none'}")
+    return "\n".join(lines)
+
+
+__all__ = ["ENV_NAME", "REGISTERED_ID", "action_to_string", "as_action_id", "as_seed", "env",
+           "observation_layout", "raw_env", "render_text"]
+
+
+def _register() -> None:
+    import pettingzoo
+
+    if REGISTERED_ID not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", REGISTERED_ID, entry_point="byapar_env.businessman_v0:env")
+
+
+_register()
