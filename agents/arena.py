@@ -1,6 +1,7 @@
 """The arena: computer players against each other, with honest statistics.
 
     byapar arena --players medium,easy,easy,random --games 2000 --seed 0 --workers 2
+    byapar arena --game businessman --players medium,easy,easy,easy --rounds 20
 
 Seats rotate from game to game (game ``g`` seats the lineup shifted by ``g mod n``), and every
 game's seed is derived from ``--seed`` and the game's number alone, so results are the same for
@@ -45,6 +46,9 @@ MAX_GAMES = 1_000_000
 # would replay the games of --seed 1. The top is the largest signed 64-bit integer, so that the
 # seed in the JSON output reads back exactly in other languages too.
 MAX_SEED = 2**63 - 1
+GAMES = ("byapar", "businessman")
+BUSINESSMAN = "businessman"
+BUSINESSMAN_UNTIL_ONE_CAP = 100  # rounds, as Byapar's "until one player is left"
 
 
 def max_workers() -> int:
@@ -66,8 +70,18 @@ class ArenaConfig:
     # instance, or the cluster at ``address``; agents/arena_ray.py). Results do not depend on it.
     backend: str = "local"
     address: str | None = None
+    # The game the tables play: "byapar", or "businessman" (byapar_env.businessman, with its
+    # own players, agents/businessman; ``rounds`` is its max_rounds, None playing until one is
+    # left with the same 100-round cap as Byapar's, and it has no cash or auction options).
+    game: str = "byapar"
 
     def rules(self) -> Rules:
+        if self.game == BUSINESSMAN:
+            from byapar_env.businessman import Rules as BusinessmanRules
+
+            return BusinessmanRules(num_players=len(self.players),
+                                    max_rounds=BUSINESSMAN_UNTIL_ONE_CAP if self.rounds is None
+                                    else self.rounds)
         return Rules(num_players=len(self.players), rounds=self.rounds,
                      starting_cash=self.starting_cash, auctions=self.auctions)
 
@@ -88,6 +102,10 @@ class GameResult:
 
 def validate(config: ArenaConfig) -> None:
     n = len(config.players)
+    if config.game not in GAMES:
+        raise ArenaError(f"--game must be one of {', '.join(GAMES)}, got {config.game!r}")
+    if config.game == BUSINESSMAN:
+        _validate_businessman(config)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
                          f"{', '.join(config.players) or 'none'}")
@@ -108,9 +126,26 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(str(exc)) from exc
     for name in dict.fromkeys(config.players):
         try:
-            make_agent(name)
+            _make(config, name)
         except ValueError as exc:
             raise ArenaError(str(exc)) from exc
+
+
+def _validate_businessman(config: ArenaConfig) -> None:
+    if config.starting_cash != RULES_FIGURES.default_starting_cash or not config.auctions:
+        raise ArenaError("Businessman has no --starting-cash or --no-auctions option (every "
+                         "player starts with 250,000 cr; there are no auctions)")
+    if config.rounds is not None and (isinstance(config.rounds, bool)
+                                      or not isinstance(config.rounds, int) or config.rounds < 1):
+        raise ArenaError(f"--rounds must be a whole number from 1 up, got {config.rounds!r}")
+
+
+def _make(config: ArenaConfig, name: str, seed: int | None = None):
+    if config.game == BUSINESSMAN:
+        from .businessman import make_agent as make_businessman
+
+        return make_businessman(name, seed)
+    return make_agent(name, seed=seed) if seed is not None else make_agent(name)
 
 
 def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -> None:
@@ -155,7 +190,10 @@ def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
     shift = index % n
     kinds = [config.players[(s + shift) % n] for s in range(n)]
     seed = game_seed(config.seed, index)
-    players = [_player(k, seed + s) for s, k in enumerate(kinds)]
+    if config.game == BUSINESSMAN:
+        players = [_make(config, k, seed + s) for s, k in enumerate(kinds)]
+    else:
+        players = [_player(k, seed + s) for s, k in enumerate(kinds)]
     for s, player in enumerate(players):
         if hasattr(player, "reset"):
             player.reset(seed + s)
@@ -174,6 +212,8 @@ def table_env(config: ArenaConfig, seed: int) -> raw_env:
 def play_game(config: ArenaConfig, index: int) -> GameResult:
     """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
     kinds, players, seed = seat_game(config, index)
+    if config.game == BUSINESSMAN:
+        return _play_businessman(config, index, kinds, players, seed)
     if all(isinstance(p, EnginePlayer) and p.engine_tables for p in players):
         return _play_on_engine(config, index, kinds, players, seed)
     env = table_env(config, seed)
@@ -213,6 +253,19 @@ def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],
     while legal := driver.engine_choices():
         seat = game.current_player
         decisions += driver.take_engine(players[seat].choose(game, seat, legal))
+    return _result(index, kinds, game, decisions)
+
+
+def _play_businessman(config: ArenaConfig, index: int, kinds: list[str], players: list,
+                      seed: int) -> GameResult:
+    """A Businessman table, played on its engine as ``businessman_v0`` plays it (a decision
+    with a single legal action taken without asking), to the end."""
+    from byapar_env.businessman import Game as BusinessmanGame
+
+    from .businessman import play_game as play_businessman
+
+    game = BusinessmanGame(config.rules(), seed=seed)
+    decisions = play_businessman(game, players)
     return _result(index, kinds, game, decisions)
 
 
@@ -371,10 +424,15 @@ def format_table(summary: dict) -> str:
     cfg = summary["config"]
     width = max(10, 2 + max(len(k) for k in summary["players"]))
     rounds = "until one is left" if cfg["rounds"] is None else f"{cfg['rounds']} rounds"
+    if cfg.get("game", "byapar") == BUSINESSMAN:
+        head = (f"Businessman: {summary['run']['games']} games, seats rotated: "
+                f"{', '.join(cfg['players'])}; {rounds}, seed {cfg['seed']}")
+    else:
+        head = (f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
+                f"{rounds}, starting cash {cfg['starting_cash']:,}, "
+                f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}")
     lines = [
-        f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
-        f"{rounds}, starting cash {cfg['starting_cash']:,}, "
-        f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}",
+        head,
         "",
         f"{'player':<{width}}{'games':>7}{'wins':>9}{'win rate':>10}{'95% CI':>17}"
         f"{'net worth':>11}{'rank':>6}{'bankrupt':>10}{'rating':>8}",

@@ -138,6 +138,10 @@ def arena_parser() -> ArgumentParser:
                     help="save a bar chart of the win rates to PATH; needs matplotlib "
                          "(default: no chart)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--game", choices=("byapar", "businessman"), default="byapar",
+                    help="the game the tables play; businessman seats its own "
+                         "random, easy and medium players, plays --rounds rounds (its own "
+                         "default is 20) and has no --starting-cash or --no-auctions")
     return ap
 
 
@@ -155,7 +159,7 @@ def arena_main(argv: list[str]) -> int:
         players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
         rounds=None if args.until_one_left else args.rounds,
         starting_cash=args.starting_cash, auctions=not args.no_auctions,
-        backend=args.backend, address=args.address)
+        backend=args.backend, address=args.address, game=args.game)
     drawn = []
 
     def bar(done: int, total: int) -> None:

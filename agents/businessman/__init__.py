@@ -1,0 +1,33 @@
+"""Computer players for Businessman (``byapar_env.businessman``): random, easy and medium.
+
+>>> from byapar_agents.businessman import make_agent
+>>> player = make_agent("medium")
+
+Each answers ``choose(game, seat, legal)`` with one of the engine's legal actions and reads only
+what its seat may know; ``act(env, seat)`` seats it in ``businessman_v0``. ``play_game`` plays a
+table of them on the engine, as the environment would.
+"""
+
+from __future__ import annotations
+
+from .base import BusinessmanPlayer, play_game
+from .medium import MediumPlayer
+from .simple import EasyPlayer, RandomPlayer
+
+AGENT_NAMES = ("random", "easy", "medium")
+
+
+def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
+    """A fresh Businessman player by name (``random`` takes the seed)."""
+    if name == "random":
+        return RandomPlayer(seed)
+    if name == "easy":
+        return EasyPlayer()
+    if name == "medium":
+        return MediumPlayer()
+    raise ValueError(f"unknown Businessman player {name!r}: expected one of "
+                     f"{', '.join(AGENT_NAMES)}")
+
+
+__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "MediumPlayer", "RandomPlayer",
+           "make_agent", "play_game"]
