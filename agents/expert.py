@@ -236,6 +236,7 @@ class Evaluation:
     choice: int  # index into candidates
     sims: int  # simulations played in all
     seconds: float
+    guarded: bool = False  # an accept the search chose, turned down by the trade guard
 
     @property
     def action(self) -> Action:
@@ -361,8 +362,6 @@ class ExpertPlayer(EnginePlayer):
             avoid = self._no_undo if same_turn else set()
             self.last = self.evaluate(game, pre_roll, self._rng.getrandbits(62), avoid)
             action = self.last.action
-            if action == A.ACCEPT_TRADE and not pending_passes_check(game, shipped_value()):
-                action = A.REJECT_TRADE  # the guarded answer: agents.trade_guard
         self._count(game, action)
         return action
 
@@ -404,7 +403,15 @@ class ExpertPlayer(EnginePlayer):
             choice = pick([c.scores for c in candidates], policy_index)
         else:
             choice = policy_index
-        return Evaluation(seat, candidates, choice, sims, time.perf_counter() - start)
+        guarded = (game.phase == Phase.TRADE_ANSWER
+                   and candidates[choice].action == A.ACCEPT_TRADE
+                   and not pending_passes_check(game, shipped_value()))
+        if guarded:  # the guarded answer (agents.trade_guard): decline
+            choice = next((i for i, c in enumerate(candidates)
+                           if c.action == A.REJECT_TRADE), len(candidates))
+            if choice == len(candidates):
+                candidates.append(Candidate(A.REJECT_TRADE, 0.0, "trade guard"))
+        return Evaluation(seat, candidates, choice, sims, time.perf_counter() - start, guarded)
 
     def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
                   pre_roll_actions: int, seed: int, start: float) -> int:

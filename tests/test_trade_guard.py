@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from byapar_agents import ExpertPlayer, make_agent
-from byapar_agents.expert import Candidate, Evaluation
+from byapar_agents.expert import Candidate
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.trade_guard import (
@@ -145,19 +145,26 @@ def test_safe_answers_without_a_value_are_the_policys_answers() -> None:
 
 
 def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
-    game = _position()
-    bad = A.offer_trade(2, (JUMLA,), (), -8000)  # seat 2 pays 8,000 for Jumla
-    game.apply(bad)
-    expert = ExpertPlayer(seed=0, sims=12)
-    accept = Evaluation(2, [Candidate(A.ACCEPT_TRADE, 1.0, "policy")], 0, 0, 0.0)
-    monkeypatch.setattr(expert, "evaluate", lambda *args, **kwargs: accept)
     from byapar_agents import expert as expert_module
 
+    accept, reject = Candidate(A.ACCEPT_TRADE, 0.6, "policy"), Candidate(A.REJECT_TRADE, 0.4,
+                                                                         "prior")
+    # the search's choice is to accept, whatever the simulations say
+    monkeypatch.setattr(ExpertPlayer, "candidates",
+                        lambda self, game, *a, **k: ([Candidate(accept.action, 0.6, "policy"),
+                                                      Candidate(reject.action, 0.4, "prior")],
+                                                     0))
+    monkeypatch.setattr(expert_module, "pick", lambda scores, policy_index, *a, **k: 0)
     monkeypatch.setattr(expert_module, "shipped_value", _cash_value)
+    expert = ExpertPlayer(seed=0, sims=4, value="share")
+    game = _position()
+    game.apply(A.offer_trade(2, (JUMLA,), (), -8000))  # seat 2 pays 8,000 for Jumla
     assert expert.choose(game, 2, game.legal_actions()) == A.REJECT_TRADE
+    assert expert.last.guarded and expert.last.action == A.REJECT_TRADE
     fair = _position()
     fair.apply(A.offer_trade(2, (JUMLA,), (), 2000))  # seat 0 pays seat 2 to take Jumla
     assert expert.choose(fair, 2, fair.legal_actions()) == A.ACCEPT_TRADE
+    assert not expert.last.guarded
 
 
 def test_hard_unguarded_is_a_name() -> None:

@@ -187,7 +187,9 @@ class _Recorder:
         observation, mask = obs["observation"].copy(), obs["action_mask"].copy()
         self.expert.last = None  # set again only if this call searched
         action = self.expert.act(env, seat)
-        searched = self.expert.last is not None and self.expert.last.sims > 0
+        last = self.expert.last
+        # the trade guard's refusal departs from the policy by design, as a search does
+        searched = last is not None and (last.sims > 0 or last.guarded)
         own = self.policy.act(observation, mask)
         if searched or own != action or self.rng.random() < self.keep_rate:
             self.rows.append((observation, mask.astype(bool), action, own, searched))
