@@ -11,7 +11,7 @@ once (``--workers`` then only sizes the chunks of a small run).
 A game's result depends only on the run's seed and its number, never on where or when it is
 played, so the results are the same as the local backend's, in the same order.
 
-Ray is an optional extra (``pip install 'byapar-env[ray]'``); this module imports it only when
+Ray is an optional extra (``pip install -e '.[ray]'``); this module imports it only when
 called, so ``import byapar_agents.arena_ray`` works without it.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from .arena_errors import ArenaError
 
-RAY_INSTALL = "pip install 'byapar-env[ray]'"
+RAY_INSTALL = "pip install -e '.[ray]'"
 # How long one wait for finished chunks lasts: long enough that a run of many thousands of
 # chunks does not spin on ray.wait, short enough that the progress bar moves.
 _WAIT_S = 0.5

@@ -155,7 +155,7 @@ def test_output_folders_are_checked_before_the_games(tmp_path, capsys) -> None:
 def test_plot_without_matplotlib_is_refused_up_front(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     code, out, err = run(["arena", "--games", "400", "--plot", str(tmp_path / "p.png")], capsys)
-    assert_refused(code, err, "matplotlib", "pip install 'byapar-env[plot]'")
+    assert_refused(code, err, "matplotlib", "pip install -e '.[plot]'")
     assert out == ""
 
 
@@ -165,7 +165,7 @@ def test_a_missing_torch_names_what_to_install(tmp_path, capsys, monkeypatch) ->
     for argv in (["train", "--run-dir", str(tmp_path / "r")], ["exploit", "hard"]):
         code, _, err = run(argv, capsys)
         assert_refused(code, err, "torch", "pip install torch==2.13.0",
-                       "pip install 'byapar-env[train]'")
+                       "pip install -e '.[train]'")
     assert not (tmp_path / "r").exists()
 
 
@@ -175,7 +175,7 @@ def test_export_of_a_last_save_without_sb3_names_what_to_install(tmp_path, capsy
     (tmp_path / "latest.zip").write_bytes(b"")  # an SB3 run's last save (a compact run's
     # last save is a pool snapshot, which needs numpy alone)
     code, _, err = run(["export", str(tmp_path)], capsys)
-    assert_refused(code, err, "sb3_contrib", "pip install 'byapar-env[train]'")
+    assert_refused(code, err, "sb3_contrib", "pip install -e '.[train]'")
 
 
 def test_the_real_command_refuses_in_one_line() -> None:

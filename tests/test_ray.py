@@ -77,7 +77,7 @@ def test_without_ray_the_backend_is_refused_in_one_line(capsys, monkeypatch, tmp
     assert code == 2 and out == ""
     assert err.strip().count("\n") == 0
     assert "byapar arena --backend ray needs ray" in err
-    assert "pip install 'byapar-env[ray]'" in err
+    assert "pip install -e '.[ray]'" in err
     # The library says the same, as a typed error, to a program that calls it.
     with pytest.raises(ArenaError, match=r"pip install 'byapar-env\[ray\]'"):
         run_games(ArenaConfig(players=("easy", "easy"), games=2, backend="ray"))
@@ -85,7 +85,7 @@ def test_without_ray_the_backend_is_refused_in_one_line(capsys, monkeypatch, tmp
         code, _, err = run(["train", "--run-dir", str(tmp_path / "r"), "--backend", "ray"],
                            capsys)
         assert code == 2 and err.strip().count("\n") == 0
-        assert "byapar train --backend ray needs ray" in err and "byapar-env[ray]" in err
+        assert "byapar train --backend ray needs ray" in err and "-e '.[ray]'" in err
         assert not (tmp_path / "r").exists()
 
 

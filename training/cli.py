@@ -153,7 +153,7 @@ def arena_main(argv: list[str]) -> int:
         check_output_path("--json", args.json)
     if args.plot:
         check_output_path("--plot", args.plot)
-        require(["matplotlib"], "arena --plot", "pip install 'byapar-env[plot]'")
+        require(["matplotlib"], "arena --plot", "pip install -e '.[plot]'")
     require_backend(args, "arena")
     config = ArenaConfig(
         players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
@@ -325,7 +325,7 @@ def simulate_main(argv: list[str]) -> int:
 
 
 def serve_main(argv: list[str]) -> int:
-    require(["fastapi", "uvicorn"], "serve", "pip install 'byapar-env[serve]'")
+    require(["fastapi", "uvicorn"], "serve", "pip install -e '.[serve]'")
     from byapar_serve.cli import main as serve_main_
 
     return serve_main_(argv)
