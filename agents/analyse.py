@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from byapar_env.driver import SeatDriver
+from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import Game, GameStateError
 from byapar_env.engine.serialize import game_from_dict
 
@@ -35,7 +35,7 @@ DEFAULT_ROLLOUTS = 200
 EXPERT_SIMS = 48
 MAX_SEED = 2**63 - 1
 TABLE_FORMAT = "byapar-table"  # serve's table save: seats, pre-roll count and the saved game
-_NO_CAP = 10**9
+_NO_CAP = NO_DECISION_CAP
 
 
 class AnalyseError(ValueError):

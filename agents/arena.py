@@ -27,7 +27,7 @@ from byapar_env.byapar_v0 import raw_env
 
 # PRE_ROLL_CAP is the environment's default pre-roll cap, which the engine tables play under
 # too; it and the table sizes stay importable from here (the server reads the cap here).
-from byapar_env.driver import PRE_ROLL_CAP, SeatDriver  # noqa: F401
+from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, SeatDriver  # noqa: F401
 from byapar_env.engine import Game, Rules
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -155,7 +155,7 @@ def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -
                          f"got {shown}")
 
 
-_NO_CAP = 10**9  # arena games run to their real end, never truncated
+_NO_CAP = NO_DECISION_CAP  # arena games run to their real end, never truncated
 _LEARNED: dict[str, object] = {}  # checkpoint players are stateless: load each once a process
 
 

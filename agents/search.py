@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from byapar_env.action_table import ACTIONS, engine_action, legal_ids
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.observation import OBSERVATION_SIZE, encode
 from byapar_env.valuation import position_value
@@ -49,7 +49,7 @@ from .value import ValueNet, win_shares
 
 ROLLOUT_PLAYER = MediumPlayer
 DEFAULT_HORIZON_ROUNDS = 3
-_NO_CAP = 10**9  # a rollout stops at its horizon, never at the driver's decision cap
+_NO_CAP = NO_DECISION_CAP  # a rollout stops at its horizon, never at the driver's cap
 # Who plays the seats of a rollout: "medium" (the medium player everywhere), "policy" (the
 # learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
 # policy or the medium player, drawn per rollout from its seed, so that the search weighs both

@@ -43,6 +43,9 @@ from .engine import actions as A
 PRE_ROLL_CAP = 24  # max_pre_roll_actions: a safety cap on the actions before rolling in a turn
 TRADE_STEP_CAP = 12  # max_trade_steps: toggle and money steps of one trade draft
 DECISION_CAP = 20_000  # max_decisions: decisions of one game, asked or taken by the driver
+# max_decisions for a game played to its real end (the arena, rollouts, analysis, the server's
+# views): far above any game's length, so never reached.
+NO_DECISION_CAP = 10**9
 
 _TOGGLE_IDS = {a.arg: a.id for a in ACTIONS if a.kind == "trade_toggle"}
 

@@ -19,11 +19,12 @@ import threading
 from byapar_agents.arena import PRE_ROLL_CAP
 
 from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine import Game
 
 _LOCAL = threading.local()
 # The view never ends a game on its own count: the caller owns the game.
-_NO_DECISION_CAP = 10**9
+_NO_DECISION_CAP = NO_DECISION_CAP
 
 
 def _env_for(num_players: int) -> raw_env:

@@ -237,7 +237,7 @@ def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, 
     from byapar_agents.arena import wilson
     from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
 
-    from byapar_env.driver import SeatDriver
+    from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 
     root = search_root(game)
     n = game.num_players
@@ -251,7 +251,7 @@ def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, 
             break
         s = seeds.getrandbits(62)
         g = chance_game(root, s)
-        driver = SeatDriver.for_game(g, max_decisions=10**9)
+        driver = SeatDriver.for_game(g, max_decisions=NO_DECISION_CAP)
         for i, p in enumerate(players):
             p.reset(s + i)
         finished = True

@@ -53,13 +53,14 @@ from byapar_agents.network import load_checkpoint
 
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
 from .chunks import chunk_files, chunk_path, play_chunks, run_stages, train_and_held_out
 from .value import sizes
 
-_NO_CAP = 10**9
+_NO_CAP = NO_DECISION_CAP
 # The other seats' style, with weights: medium most (the opponent people play like most often),
 # the policy itself (so it learns where its own habits lose), and every panel style.
 OPPONENTS = ("medium:3,hard:2,strategist:1,completer:1,guardian:1,shark:1,builder:1,hoarder:1,"

@@ -35,14 +35,14 @@ from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import PolicyRolloutPlayer, score
 from byapar_agents.value import ValueNet, win_shares
 
-from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
 from .chunks import chunk_path, play_chunks, run_stages, train_and_held_out
 
-_NO_CAP = 10**9
+_NO_CAP = NO_DECISION_CAP
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
 # mostly the policy and the medium player), and every hand-written style.
 ROSTER = {"policy": 4, "medium": 3, "easy": 1, "guardian": 1, "completer": 1, "shark": 1,
