@@ -79,7 +79,7 @@ def test_without_ray_the_backend_is_refused_in_one_line(capsys, monkeypatch, tmp
     assert "byapar arena --backend ray needs ray" in err
     assert "pip install -e '.[ray]'" in err
     # The library says the same, as a typed error, to a program that calls it.
-    with pytest.raises(ArenaError, match=r"pip install 'byapar-env\[ray\]'"):
+    with pytest.raises(ArenaError, match=r"pip install -e '\.\[ray\]'"):
         run_games(ArenaConfig(players=("easy", "easy"), games=2, backend="ray"))
     if "sb3_contrib" in sys.modules or _importable("sb3_contrib"):
         code, _, err = run(["train", "--run-dir", str(tmp_path / "r"), "--backend", "ray"],
