@@ -82,6 +82,7 @@ def test_the_check_rules() -> None:
     assert not passes_check(0.02, 0.05, False)  # the offering seat gains more than it does
     assert not passes_check(0.02, 0.02, False)  # it must gain a point more than the offerer
     assert passes_check(0.04, 0.02, False)
+    assert not passes_check(0.2, 0.05, False)  # the offering seat gains too much, whatever
     assert not passes_check(COMPLETION_GAIN / 2, -0.05, True)  # a completed group must pay
     assert passes_check(COMPLETION_GAIN, -0.05, True)
 
