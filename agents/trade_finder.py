@@ -67,22 +67,28 @@ def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
     """The offers the finder considers from ``seat`` (to play, before rolling) to ``target``."""
     theirs = [sq for sq in B.PLACES if game.owner[sq] == target]
     mine = [sq for sq in B.PLACES if game.owner[sq] == seat]
-    cash = game.cash
     out = []
     for take in (None, *theirs):
         for give in (None, *mine):
             if (take is None and give is None) or not _relevant(game, seat, target, give, take):
                 continue
             gives, takes = () if give is None else (give,), () if take is None else (take,)
-            if game.trade_error(A.offer_trade(target, gives, takes)) is not None:
-                continue
-            # The places may change hands; of the money, what the payer holds (the one rule of
-            # trade_error left, checked here to spare a call per amount; every offer is checked
-            # whole again before it is made).
-            for amount in AMOUNTS:
-                if amount <= cash[seat] if amount > 0 else -amount <= cash[target]:
-                    out.append(A.offer_trade(target, gives, takes, amount))
+            out += offers_with_money(game, seat, target, gives, takes, AMOUNTS)
     return out
+
+
+def offers_with_money(game: Game, seat: int, target: int, give: tuple, take: tuple,
+                      amounts) -> list[Action]:
+    """The offers of ``give`` for ``take`` from ``seat`` to ``target`` with each of
+    ``amounts`` the payer holds, or none if the places may not change hands."""
+    if game.trade_error(A.offer_trade(target, give, take)) is not None:
+        return []
+    # The places may change hands; of the money, what the payer holds (the one rule of
+    # trade_error left, checked here to spare a call per amount; every offer is checked whole
+    # again before it is made).
+    cash = game.cash
+    return [A.offer_trade(target, give, take, amount) for amount in amounts
+            if (amount <= cash[seat] if amount > 0 else -amount <= cash[target])]
 
 
 def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,

@@ -8,7 +8,6 @@ import pytest
 from byapar_agents import ExpertBudgetError, ExpertPlayer, expert_options, make_agent
 from byapar_agents import expert as expert_module
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
-from byapar_agents.network import NumpyPolicy
 from byapar_agents.trade_finder import (
     AMOUNTS,
     MIN_GAIN,
@@ -17,8 +16,8 @@ from byapar_agents.trade_finder import (
     listed_offers,
 )
 from byapar_agents.trade_guard import policy_accept_chances
-from byapar_agents.value import ValueNet
 from scenario import give, new_game, roll, sq
+from stubs import answering, cash_value
 
 from byapar_env.action_table import ACTIONS, fixed_action_id, legal_ids
 from byapar_env.byapar_v0 import raw_env
@@ -28,25 +27,6 @@ from byapar_env.engine import actions as A
 from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
 
 JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
-
-
-def _answering(answer: A.Action) -> NumpyPolicy:
-    """A policy whose most likely action is always ``answer`` (accept or reject)."""
-    bias = np.zeros(len(ACTIONS), np.float32)
-    bias[fixed_action_id(answer)] = 5.0
-    return NumpyPolicy([(np.zeros((OBSERVATION_SIZE, len(ACTIONS)), np.float32), bias)])
-
-
-def _cash_value() -> ValueNet:
-    """A value network that reads a seat's own cash alone: more cash, a better chance."""
-    game = new_game(3, seed=0)
-    before = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
-    game.cash[0] += 1_000
-    after = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
-    changed = np.flatnonzero(after != before)
-    weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
-    weights[changed[0]] = 5.0  # seat 0's own cash in its own view (its first changed entry)
-    return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
 
 
 def _position():
@@ -137,22 +117,22 @@ def test_the_hard_player_answers_an_offer_the_same_whatever_came_before_it() -> 
 
 def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses() -> None:
     game = _position()
-    value = _cash_value()
-    found = find_offers(game, _answering(A.ACCEPT_TRADE), value, limit=3, guarded=False)
+    value = cash_value(5.0)
+    found = find_offers(game, answering(A.ACCEPT_TRADE), value, limit=3, guarded=False)
     assert found and all(f.gain >= MIN_GAIN and f.accept > 0.5 for f in found)
     best = found[0].offer
     # a target that accepts anything and a value that reads cash alone: the offers paying the
     # offering seat the most, 3,000, whatever the places (seat 2 holds nothing to list)
     assert best.target == 1 and all(f.offer.amount == -3000 for f in found)
     assert [f.gain for f in found] == sorted((f.gain for f in found), reverse=True)
-    assert find_offers(game, _answering(A.REJECT_TRADE), value, limit=3) == []
+    assert find_offers(game, answering(A.REJECT_TRADE), value, limit=3) == []
     # a guarded target checks its own cash (all this value reads): each offer that pays the
     # offering seat costs it, so it would refuse, and none is found
-    assert find_offers(game, _answering(A.ACCEPT_TRADE), value, limit=3) == []
+    assert find_offers(game, answering(A.ACCEPT_TRADE), value, limit=3) == []
     # offers named in skip (whole, or by target and places) are not found
     skip = {(1, f.offer.give, f.offer.take) for f in found}
     assert all((f.offer.give, f.offer.take) not in {(g, t) for _, g, t in skip}
-               for f in find_offers(game, _answering(A.ACCEPT_TRADE), value, 3, skip,
+               for f in find_offers(game, answering(A.ACCEPT_TRADE), value, 3, skip,
                                     guarded=False))
     before = (list(game.cash), list(game.owner), game.phase, game.offers_made)
     assert (list(game.cash), list(game.owner), game.phase, game.offers_made) == before
@@ -160,7 +140,7 @@ def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses
 
 def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
     game = _position()
-    value, accepting = _cash_value(), _answering(A.ACCEPT_TRADE)
+    value, accepting = cash_value(5.0), answering(A.ACCEPT_TRADE)
     game.offers_made = 3
     assert find_offers(game, accepting, value, guarded=False) == []
     game.offers_made = 0
@@ -171,7 +151,7 @@ def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
 
 
 def test_seat_chances_are_win_chances_in_one_pass() -> None:
-    value = _cash_value()
+    value = cash_value(5.0)
     games = [_position(), new_game(4, seed=1), _position()]
     games[2].cash[0] += 2_000
     games[1].bankrupt[2] = True

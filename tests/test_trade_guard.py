@@ -3,7 +3,6 @@ the canonical answer, and the hard player and the expert answering through them.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from byapar_agents import ExpertPlayer, make_agent
 from byapar_agents.expert import Candidate
@@ -21,32 +20,13 @@ from byapar_agents.trade_guard import (
 )
 from byapar_agents.value import ValueNet
 from scenario import give, new_game, sq
+from stubs import answering, cash_value
 
-from byapar_env.action_table import ACTIONS, fixed_action_id
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase
 from byapar_env.engine import actions as A
-from byapar_env.observation import OBSERVATION_SIZE, encode
 
 JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
-
-
-def _accepting() -> NumpyPolicy:
-    """A policy whose most likely answer to any offer is to accept it."""
-    bias = np.zeros(len(ACTIONS), np.float32)
-    bias[fixed_action_id(A.ACCEPT_TRADE)] = 5.0
-    return NumpyPolicy([(np.zeros((OBSERVATION_SIZE, len(ACTIONS)), np.float32), bias)])
-
-
-def _cash_value() -> ValueNet:
-    """A value network that reads each seat's own cash alone: more cash, a better chance."""
-    game = new_game(3, seed=0)
-    before = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
-    game.cash[0] += 1_000
-    after = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
-    weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
-    weights[np.flatnonzero(after != before)[0]] = 0.5  # the seat's own cash in its own view
-    return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
 
 
 def _position():
@@ -88,8 +68,8 @@ def test_the_check_rules() -> None:
 
 
 def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat() -> None:
-    game, value = _position(), _cash_value()
-    player = _guarded(_accepting(), value)
+    game, value = _position(), cash_value()
+    player = _guarded(answering(), value)
     pays_me = A.offer_trade(2, (JUMLA,), (), 2000)  # seat 0 gives Jumla and pays seat 2
     asks_me = A.offer_trade(2, (JUMLA,), (), -2000)  # seat 2 pays 2,000 for a stray place
     completes_cheap = A.offer_trade(1, (), (SURKHET,), 100)  # Karnali for seat 0, for 100
@@ -100,7 +80,7 @@ def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat
     assert 0 < target_gains[2] < COMPLETION_GAIN < target_gains[3]
     assert offerer_gains[1] > 0 > max(offerer_gains[[0, 2, 3]])  # the cash goes the other way
     unguarded = LearnedPlayer(DEFAULT_CHECKPOINT, safe_trades=False)
-    unguarded.policy, unguarded.specialists = _accepting(), {}
+    unguarded.policy, unguarded.specialists = answering(), {}
     assert unguarded.accepts(game, offers) == [True, True, True, True]
     assert player.accepts(game, offers) == [True, False, False, True]
     # the same answers one offer at a time, through the environment
@@ -116,7 +96,7 @@ def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat
 
 
 def test_pending_gains_equal_the_batched_gains() -> None:
-    game, value = _position(), _cash_value()
+    game, value = _position(), cash_value()
     offer = A.offer_trade(2, (JUMLA,), (), 2000)
     pending = game.clone()
     pending.apply(offer)
@@ -142,7 +122,7 @@ def test_the_shipped_hard_player_refuses_what_its_policy_would_accept_at_a_loss(
 def test_safe_answers_without_a_value_are_the_policys_answers() -> None:
     game = _position()
     offers = [A.offer_trade(2, (JUMLA,), (), -2000)]
-    assert safe_answers(_accepting(), None, game, offers) == [True]
+    assert safe_answers(answering(), None, game, offers) == [True]
 
 
 def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
@@ -156,7 +136,7 @@ def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
                                                       Candidate(reject.action, 0.4, "prior")],
                                                      0))
     monkeypatch.setattr(expert_module, "pick", lambda scores, policy_index, *a, **k: 0)
-    monkeypatch.setattr(expert_module, "shipped_value", _cash_value)
+    monkeypatch.setattr(expert_module, "shipped_value", cash_value)
     expert = ExpertPlayer(seed=0, sims=4, value="share")
     game = _position()
     game.apply(A.offer_trade(2, (JUMLA,), (), -8000))  # seat 2 pays 8,000 for Jumla

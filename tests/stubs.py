@@ -1,0 +1,32 @@
+"""Stand-in networks for tests of the trade finder, the guard and the offer test: a policy that
+always gives one answer and a value network that reads a seat's own cash alone."""
+
+from __future__ import annotations
+
+import numpy as np
+from byapar_agents.network import NumpyPolicy
+from byapar_agents.value import ValueNet
+from scenario import new_game
+
+from byapar_env.action_table import ACTIONS, fixed_action_id
+from byapar_env.engine import actions as A
+from byapar_env.observation import OBSERVATION_SIZE, encode
+
+
+def answering(answer: A.Action = A.ACCEPT_TRADE) -> NumpyPolicy:
+    """A policy whose most likely action is always ``answer`` (accept or reject)."""
+    bias = np.zeros(len(ACTIONS), np.float32)
+    bias[fixed_action_id(answer)] = 5.0
+    return NumpyPolicy([(np.zeros((OBSERVATION_SIZE, len(ACTIONS)), np.float32), bias)])
+
+
+def cash_value(weight: float = 0.5) -> ValueNet:
+    """A value network that reads each seat's own cash alone: more cash, a better chance
+    (``weight`` on the cash entry of the seat's own view)."""
+    game = new_game(3, seed=0)
+    before = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    game.cash[0] += 1_000
+    after = encode(game, 0, np.zeros(OBSERVATION_SIZE, np.float32))
+    weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
+    weights[np.flatnonzero(after != before)[0]] = weight  # the seat's own cash, its first entry
+    return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
