@@ -11,10 +11,9 @@ baseline of ``bench.common`` (the machines here are shared). The bars (issue 27)
 from __future__ import annotations
 
 import argparse
-import random
-import time
 
 from bench.common import median_runs
+from bench.engine_speed import play_games
 from byapar_env import businessman
 from byapar_env import engine as byapar
 
@@ -22,30 +21,15 @@ BAR_RATE = 100_000
 BAR_RATIO = 0.4
 
 
-def _play(game_cls, rules, games: int, seed: int) -> tuple[int, int, float]:
-    decisions = turns = 0
-    start = time.perf_counter()
-    for g in range(games):
-        game = game_cls(rules, seed=seed + g)
-        choice = random.Random(seed + g).choice
-        legal = game.legal_actions
-        apply = game.apply
-        while not game.is_over:
-            apply(choice(legal()))
-            decisions += 1
-        turns += game.turn_count
-    return decisions, turns, time.perf_counter() - start
-
-
 def run_once(games: int, players: int, seed: int) -> dict:
-    bm_dec, bm_turns, bm_s = _play(businessman.Game, businessman.Rules(num_players=players),
-                                   games, seed)
-    by_dec, _, by_s = _play(byapar.Game, byapar.Rules(num_players=players), games, seed)
-    bm_rate, by_rate = bm_dec / bm_s, by_dec / by_s
+    bm = play_games(games, players, seed, businessman.Game, businessman.Rules)
+    by = play_games(games, players, seed, byapar.Game, byapar.Rules)
+    bm_rate, by_rate = bm["decisions_per_s"], by["decisions_per_s"]
     return {"businessman_decisions_per_s": bm_rate, "byapar_decisions_per_s": by_rate,
-            "ratio": bm_rate / by_rate, "businessman_decisions_per_game": bm_dec / games,
-            "businessman_turns_per_game": bm_turns / games,
-            "byapar_decisions_per_game": by_dec / games}
+            "ratio": bm_rate / by_rate,
+            "businessman_decisions_per_game": bm["decisions_per_game"],
+            "businessman_turns_per_game": bm["turns_per_s"] / bm["games_per_s"],
+            "byapar_decisions_per_game": by["decisions_per_game"]}
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -16,12 +16,14 @@ from bench.common import median_runs
 from byapar_env.engine import Game, Rules
 
 
-def play_games(games: int, players: int, seed: int) -> dict:
-    rules = Rules(num_players=players)
+def play_games(games: int, players: int, seed: int, game_cls=Game, rules_cls=Rules) -> dict:
+    """Random legal play of ``games`` seeded games of ``game_cls`` (Byapar's engine, or another
+    game's with the same interface): decisions, games and turns a second."""
+    rules = rules_cls(num_players=players)
     decisions = turns = 0
     start = time.perf_counter()
     for g in range(games):
-        game = Game(rules, seed=seed + g)
+        game = game_cls(rules, seed=seed + g)
         choice = random.Random(seed + g).choice
         legal = game.legal_actions
         apply = game.apply
