@@ -47,6 +47,19 @@ NONE = -1
 
 
 # ----------------------------------------------------------------------------- Huw's set states
+def offer_slots(slots: dict[int, tuple[int, int]], game: Game, seat: int):
+    """The proposal slots left to ``seat`` this turn (three a turn, the engine's cap), each
+    counted in ``slots`` ((turn, used) per seat) as it is yielded."""
+    turn = game.turn_count
+    stamp, used = slots.get(seat, (-1, 0))
+    if stamp != turn:
+        used = 0
+    while used < 3 and game.can_offer_trade():
+        used += 1
+        slots[seat] = (turn, used)
+        yield used
+
+
 class SetState:
     """The ownership states of a colour set, as ``SetInfo.State`` of huw20140203.py numbers
     them (lines 30-40)."""
@@ -292,12 +305,7 @@ class HuwPlayer(EnginePlayer):
 
     def propose(self, game: Game, seat: int) -> Action | None:
         turn = game.turn_count
-        stamp, used = self.slots.get(seat, (-1, 0))
-        if stamp != turn:
-            used = 0
-        while used < 3 and game.can_offer_trade():
-            used += 1
-            self.slots[seat] = (turn, used)
+        for used in offer_slots(self.slots, game, seat):
             deals = self.deals(game, seat)
             if not deals:
                 return None
@@ -432,13 +440,7 @@ class SophiePlayer(EnginePlayer):
         self.slots: dict[int, tuple[int, int]] = {}
 
     def propose(self, game: Game, seat: int) -> Action | None:
-        turn = game.turn_count
-        stamp, used = self.slots.get(seat, (-1, 0))
-        if stamp != turn:
-            used = 0
-        while used < 3 and game.can_offer_trade():
-            used += 1
-            self.slots[seat] = (turn, used)
+        for used in offer_slots(self.slots, game, seat):
             liked = sorted(SOPHIE_LIKES)
             rng(game, seat, f"sophie{used}").shuffle(liked)
             for sq in liked:
