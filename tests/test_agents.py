@@ -162,7 +162,7 @@ def test_a_checkpoint_with_nan_or_infinite_weights_is_refused(tmp_path, bad) -> 
     np.savez(folder / "weights.npz", **layers)
     with pytest.raises(CheckpointError, match="layer 1 holds NaN or infinite weights"):
         make_agent(str(folder))
-    done = subprocess.run([sys.executable, "-m", "byapar_training.cli", "arena", "--players",
+    done = subprocess.run([sys.executable, "-m", "byapar_cli", "arena", "--players",
                            f"{folder},medium", "--games", "2"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "NaN or infinite" in done.stderr

@@ -22,7 +22,7 @@ from byapar_agents.arena import (
 
 from byapar_env.byapar_v0 import raw_env
 
-CLI = [sys.executable, "-m", "byapar_training.cli"]
+CLI = [sys.executable, "-m", "byapar_cli"]
 
 
 def test_results_are_identical_for_any_number_of_workers() -> None:

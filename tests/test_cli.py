@@ -18,12 +18,12 @@ import time
 import pytest
 from byapar_agents import arena
 from byapar_agents.arena import ArenaConfig, ArenaError, game_seed, max_workers, run_games
-from byapar_training import cli
 
 import byapar_env
+from byapar_cli import command as cli
 from byapar_env import simulate
 
-CLI = [sys.executable, "-m", "byapar_training.cli"]
+CLI = [sys.executable, "-m", "byapar_cli"]
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:

@@ -13,7 +13,6 @@ from byapar_agents.network import NumpyPolicy
 pytest.importorskip("torch")
 
 from byapar_training.chunks import chunk_files  # noqa: E402
-from byapar_training.cli import main  # noqa: E402
 from byapar_training.distill import (  # noqa: E402
     DistillConfig,
     DistillConfigError,
@@ -22,6 +21,8 @@ from byapar_training.distill import (  # noqa: E402
     load_decisions,
     play_and_record,
 )
+
+from byapar_cli import main  # noqa: E402
 
 # Short games with a small search: the pipeline, not the teacher's strength, is under test.
 _TINY = ["--games", "10", "--chunk-games", "1", "--workers", "1", "--rounds", "4",

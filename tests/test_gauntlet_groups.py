@@ -25,7 +25,8 @@ from byapar_agents.gauntlet import (
 from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from byapar_agents.panel import PANEL_NAMES
 from byapar_agents.population import EVALUATION_SEEDS, population_seed
-from byapar_training import cli
+
+from byapar_cli import command as cli
 
 
 def test_the_groups_and_their_members() -> None:

@@ -25,7 +25,7 @@ from byapar_training.league import (  # noqa: E402
     pfsp_weight,
 )
 
-CLI = [sys.executable, "-m", "byapar_training.cli"]
+CLI = [sys.executable, "-m", "byapar_cli"]
 
 
 def test_pfsp_weights_favour_the_opponents_the_learner_does_worst_against() -> None:

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.package
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN_NAMES = {"byapar_env", "byapar_agents", "byapar_training", "byapar_checkpoints",
-             "byapar_serve"}
+             "byapar_serve", "byapar_cli"}
 # What a build must not see: version control, earlier builds (setuptools' build/ folder can
 # hold modules deleted since, which would then ship), caches and training runs.
 NOT_SOURCES = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
@@ -70,7 +70,7 @@ def test_the_wheel_holds_only_this_projects_names_and_the_checkpoints(wheel) -> 
     assert recorded - {info} == OWN_NAMES
     assert {n.split("/")[0] for n in names} - {info} == OWN_NAMES
     assert top_level == OWN_NAMES
-    assert "byapar = byapar_training.cli:main" in entry_points
+    assert "byapar = byapar_cli:main" in entry_points
     shipped = sorted(p for p in (ROOT / "checkpoints").rglob("*")
                      if p.name in ("meta.json", "weights.npz"))
     assert any(p.name == "weights.npz" for p in shipped)
@@ -117,7 +117,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 prefix = Path(sys.prefix).resolve()
 for name in ("byapar_env", "byapar_agents", "byapar_training", "byapar_checkpoints",
-             "byapar_serve"):
+             "byapar_serve", "byapar_cli"):
     where = Path(importlib.import_module(name).__file__).resolve()
     assert prefix in where.parents, f"{name} comes from {where}, not from the venv"
 for text in md.requires("byapar-env"):

@@ -16,15 +16,15 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 from byapar_agents import make_agent  # noqa: E402
-from byapar_training import cli  # noqa: E402
 from byapar_training.league import LeaguePool  # noqa: E402
 from byapar_training.ppo import build_network  # noqa: E402
 from byapar_training.rollout import Buffer, Collector  # noqa: E402
 from byapar_training.weights import numpy_layers  # noqa: E402
 
+from byapar_cli import command as cli  # noqa: E402
 from byapar_env.players import RandomPlayer  # noqa: E402
 
-CLI = [sys.executable, "-m", "byapar_training.cli"]
+CLI = [sys.executable, "-m", "byapar_cli"]
 
 
 def _stream_gae(rewards, values, last_done, boot, gamma, lam):

@@ -12,7 +12,8 @@ import sys
 
 import pytest
 from byapar_agents.arena import ArenaConfig, ArenaError, run_games, summarise, validate
-from byapar_training.cli import main
+
+from byapar_cli import main
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from byapar_training import cli
+
+from byapar_cli import command as cli
 
 
 class ClosedPipe(io.TextIOBase):
@@ -33,7 +34,7 @@ def test_main_ends_quietly_when_stdout_is_closed(monkeypatch: pytest.MonkeyPatch
 def test_arena_piped_into_a_closed_reader_keeps_its_json(tmp_path) -> None:
     out = tmp_path / "arena.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "byapar_training.cli", "arena", "--players", "random,easy",
+        [sys.executable, "-m", "byapar_cli", "arena", "--players", "random,easy",
          "--games", "2", "--workers", "1", "--rounds", "5", "--quiet", "--json", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # the reader is gone before the arena prints its table

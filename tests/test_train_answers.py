@@ -11,7 +11,8 @@ from byapar_agents import LearnedPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT
 from byapar_agents.network import load_checkpoint
 from byapar_agents.trade_guard import ACCEPT_ID, REJECT_ID
-from byapar_training.cli import main
+
+from byapar_cli import main
 
 
 def test_only_the_answer_rows_change(tmp_path, capsys) -> None:

@@ -18,7 +18,7 @@ from byapar_training.export import ExportError  # noqa: E402
 
 from byapar_env import byapar_v0  # noqa: E402
 
-CLI = [sys.executable, "-m", "byapar_training.cli"]
+CLI = [sys.executable, "-m", "byapar_cli"]
 
 
 @pytest.fixture(scope="module")

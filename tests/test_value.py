@@ -132,7 +132,7 @@ def test_expert_names_choose_the_value_and_the_horizon() -> None:
 
 def test_train_value_runs_end_to_end_on_a_tiny_budget(tmp_path, capsys) -> None:
     pytest.importorskip("torch")
-    from byapar_training.cli import main
+    from byapar_cli import main
 
     run = tmp_path / "run"
     args = ["train-value", "--run-dir", str(run), "--games", "20", "--chunk-games", "2",
@@ -191,7 +191,7 @@ def test_two_workers_write_the_same_chunks_as_one(tmp_path) -> None:
 def test_bad_value_training_flags_are_one_line_errors(tmp_path, capsys, flag, value,
                                                       word) -> None:
     pytest.importorskip("torch")
-    from byapar_training.cli import main
+    from byapar_cli import main
 
     assert main(["train-value", "--run-dir", str(tmp_path / "r"), flag, value]) == 2
     err = capsys.readouterr().err

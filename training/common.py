@@ -1,7 +1,7 @@
 """What the ``byapar`` command and the training jobs share: the argument parser, the errors a
 bad value raises, the check for an optional package, and quiet worker processes.
 
-A floor below both: the command line (``training/cli.py``) imports it and so do the jobs
+A floor below both: the command line (``byapar_cli``) imports it and so do the jobs
 (``selfplay``, ``exploit``, ``export``, ``answers``), so that no job imports the command line.
 """
 

@@ -28,11 +28,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+# What the command shares with the training jobs it runs (they import it from there).
+from byapar_training.common import TRAIN_PACKAGES, MissingPackageError, UsageError, require
+
 # One parser for every command, byapar simulate's included (imported by the subcommands' modules)
 from byapar_env.cli_args import ArgumentParser
-
-# What the command shares with the jobs it runs (they import it from there, not from here).
-from .common import TRAIN_PACKAGES, MissingPackageError, UsageError, require
 
 DISTRIBUTION = "byapar-env"
 
@@ -280,40 +280,40 @@ def gauntlet_main(argv: list[str]) -> int:
 
 def train_main(argv: list[str]) -> int:
     require(TRAIN_PACKAGES, "train")
-    from .selfplay import main as selfplay_main
+    from byapar_training.selfplay import main as selfplay_main
 
     return selfplay_main(argv)
 
 
 def exploit_main(argv: list[str]) -> int:
     # --method ppo needs the training packages (checked there); --method offers does not
-    from .exploit import main as exploit_main_
+    from byapar_training.exploit import main as exploit_main_
 
     return exploit_main_(argv)
 
 
 def train_answers_main(argv: list[str]) -> int:
-    from .answers import main as answers_main
+    from byapar_training.answers import main as answers_main
 
     return answers_main(argv)
 
 
 def train_value_main(argv: list[str]) -> int:
     require(("torch",), "train-value")
-    from .value import main as train_value_main_
+    from byapar_training.value import main as train_value_main_
 
     return train_value_main_(argv)
 
 
 def distill_main(argv: list[str]) -> int:
     require(("torch",), "distill")
-    from .distill import main as distill_main_
+    from byapar_training.distill import main as distill_main_
 
     return distill_main_(argv)
 
 
 def export_main(argv: list[str]) -> int:
-    from .export import main as export_main_
+    from byapar_training.export import main as export_main_
 
     return export_main_(argv)
 
@@ -463,7 +463,3 @@ def _main(argv: list[str] | None = None) -> int:
         message = " ".join(str(exc).split())  # one line, whatever the message held
         print(f"byapar {command}: {message}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
