@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from byapar_env.engine.errors import ByaparError
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
@@ -43,7 +44,7 @@ _EXPERT_NAME = re.compile(
     r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
 
 
-class UnknownAgentError(ValueError):
+class UnknownAgentError(ByaparError, ValueError):
     """A player name that is neither a known level nor a checkpoint folder."""
 
 

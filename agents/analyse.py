@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
-from byapar_env.engine import Game, GameStateError
+from byapar_env.engine import ByaparError, Game, GameStateError
 from byapar_env.engine.serialize import game_from_dict
 
 from .arena import wilson
@@ -38,7 +38,7 @@ TABLE_FORMAT = "byapar-table"  # serve's table save: seats, pre-roll count and t
 _NO_CAP = NO_DECISION_CAP
 
 
-class AnalyseError(ValueError):
+class AnalyseError(ByaparError, ValueError):
     """A saved game or setting the analysis cannot use; the message says what is wrong."""
 
 

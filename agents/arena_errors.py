@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from byapar_env.engine.errors import ByaparError
 
-class ArenaError(ValueError):
+
+class ArenaError(ByaparError, ValueError):
     """Bad arena input, found before any game is played."""

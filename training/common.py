@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 # One parser for every command, byapar simulate's included.
 from byapar_env.cli_args import ArgumentParser
+from byapar_env.engine.errors import ByaparError
 
 __all__ = [
     "TRAIN_INSTALL",
@@ -31,11 +32,11 @@ TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "t
 TRAIN_INSTALL = "pip install torch==2.13.0, then pip install -e '.[train]'"
 
 
-class UsageError(ValueError):
+class UsageError(ByaparError, ValueError):
     """A command-line value that cannot work (an output folder that does not exist...)."""
 
 
-class MissingPackageError(ImportError):
+class MissingPackageError(ByaparError, ImportError):
     """A package the command needs is not installed; the message says what to install."""
 
 

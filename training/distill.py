@@ -54,6 +54,7 @@ from byapar_agents.network import load_checkpoint
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
+from byapar_env.engine.errors import ByaparError
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
@@ -72,7 +73,7 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-class DistillConfigError(ValueError):
+class DistillConfigError(ByaparError, ValueError):
     """A distillation setting that cannot work; the message names it and what is allowed."""
 
 

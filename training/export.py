@@ -23,12 +23,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from byapar_env.engine.errors import ByaparError
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .common import TRAIN_INSTALL, ArgumentParser, require
 
 
-class ExportError(ValueError):
+class ExportError(ByaparError, ValueError):
     """An export that cannot be done as asked: one that would overwrite a checkpoint without
     ``force``, or contradictory or out-of-range options."""
 

@@ -35,6 +35,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from byapar_env.engine import board as B
+from byapar_env.engine.errors import ByaparError
 
 # The board hash of every checkpoint made before the rule figures joined the hash: the squares,
 # the cards and the money figures the old ``board_hash()`` covered. ``legacy_board_hash()``
@@ -47,7 +48,7 @@ PREVIOUS_BOARD_HASH = "2981d7036e29f770"
 RESTAMPED_BOARD_HASH = "4f57ea04e8b23371"
 
 
-class RestampError(ValueError):
+class RestampError(ByaparError, ValueError):
     """A folder that may not be restamped; the message says why."""
 
 

@@ -36,7 +36,7 @@ from byapar_agents.search import PolicyRolloutPlayer, score
 from byapar_agents.value import ValueNet, win_shares
 
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
-from byapar_env.engine import Game, Rules
+from byapar_env.engine import ByaparError, Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
@@ -53,7 +53,7 @@ def _say(line: str) -> None:
     print(line, flush=True)  # a log file shows each line as it comes
 
 
-class ValueConfigError(ValueError):
+class ValueConfigError(ByaparError, ValueError):
     """A value-training setting that cannot work; the message names it and what is allowed."""
 
 

@@ -22,7 +22,10 @@ def show(value: object) -> str:
 
 
 class ByaparError(Exception):
-    """Base class of every error the engine raises on bad input."""
+    """Base class of every error the project raises on a bad value from its user: the engine's
+    below, and on every floor above it those of the players, the arena and the other harnesses,
+    training and the command line (each also a ``ValueError``, or an ``ImportError`` for a
+    missing package). The ``byapar`` command reports any of them as one line."""
 
 
 class RulesError(ByaparError, ValueError):
