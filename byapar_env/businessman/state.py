@@ -2,8 +2,9 @@
 
 ``STATE`` lists every field of a ``Game`` in save order with its kind: how ``Game.clone`` copies
 it, how ``Game.to_json`` writes it and how ``Game.from_json`` reads and checks it. The field
-kinds (whole numbers with bounds, lists, the generator's state, ...) are Byapar's, from
-``byapar_env.engine.state``: one saved-game machinery for both games.
+kinds (whole numbers with bounds, lists, the generator's state, the rules, the phase, the
+decks, the task stack) and the saved game's header and reading are the ones both games share,
+from ``byapar_env.engine.schema``: one saved-game machinery for both games.
 
 Reading checks each field on its own, then the whole game (``check_whole``) for what holds
 between fields: money conserved (the players' cash is the starting cash plus what the bank paid
@@ -15,24 +16,37 @@ other's. Anything wrong raises ``GameStateError`` naming the field.
 
 from __future__ import annotations
 
-import json
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from ..engine.errors import GameStateError, RulesError, show
-from ..engine.state import (
+from ..engine.schema import (  # noqa: F401 (BANK, T_DEBT: read from here too)
+    BANK,
+    T_DEBT,
     Bool,
+    DecksKind,
     Derived,
     Field,
     Int,
     Kind,
     Maybe,
     OneOf,
+    PhaseKind,
     RngKind,
+    RulesKind,
+    SaveFormat,
     SeedKind,
     Seq,
+    TaskKind,
     Text,
+    check_deck,
+    check_dice,
+    check_over,
+    clone_copies,
+    expect,
     fail,
+    last_seat,
+    per_seat,
+    record,
 )
 from . import board as B
 from .rules import Rules
@@ -40,9 +54,7 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
-PREFIX = "corrupt saved game"
 _F = B.FIGURES
-BANK = -1  # the owner of an unowned lot, and the creditor of a debt to the bank
 
 
 class Phase(IntEnum):
@@ -65,7 +77,8 @@ class Phase(IntEnum):
 T_END_TURN = 0
 T_MOVE = 1  # (T_MOVE, roll): along the token's track
 T_LAND = 2  # the landing effect of the turn's player's cell
-T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1: the bank
+# T_DEBT (3, from the schema): (T_DEBT, debtor, creditor, amount, creditor, amount, ...);
+# creditor -1 (BANK): the bank.
 T_SESSION = 4  # one exchange session for the turn's player (card phase first)
 T_SESSION_TRADE = 5  # the trade phase of the session under way
 T_PICK = 6  # (T_PICK, shares): colours to choose for shares from the bank's supply
@@ -109,93 +122,26 @@ class Trade:
         return not self.give and not self.take and not any(self.shares)
 
 
-def _last_seat(game: Game) -> int:
-    return game.num_players - 1
+class BusinessmanTaskKind(TaskKind):
+    allowed = ("a task: [0] end turn, [1, roll 2-12] move, [2] land, [3, debtor, creditor, "
+               "amount, ...] debt, [4] session, [5] session trade, [6, shares 1-5] picks, "
+               "[7, cell] buy offer, [8, spins 1-3, roulette cell] Hotel spins")
+    min_amount = 1
 
-
-def _record(raw: Any, where: str, keys: tuple[str, ...]) -> dict:
-    if type(raw) is not dict or set(raw) != set(keys):
-        raise fail(where, f"an object with exactly the keys {list(keys)}", raw)
-    return raw
-
-
-class RulesKind(Kind):
-    plain = False
-
-    def dump(self, value: Rules) -> dict:
-        return value.to_dict()
-
-    def load(self, raw: Any, where: str, game: Game) -> Rules:
-        try:
-            return Rules.from_dict(raw)
-        except RulesError as exc:
-            raise GameStateError(f"{PREFIX}: field {where!r}: {exc}") from None
-
-
-class PhaseKind(Kind):
-    plain = False
-
-    def dump(self, value: Phase) -> int:
-        return int(value)
-
-    def load(self, raw: Any, where: str, game: Game) -> Phase:
-        return Phase(Int(0, len(Phase) - 1).load(raw, where, game))
-
-
-class DecksKind(Kind):
-    """The Surprise and Notice decks, card numbers top first."""
-
-    copies = True
-
-    def copy(self, value: dict) -> dict:
-        return {d: list(c) for d, c in value.items()}
-
-    def load(self, raw: Any, where: str, game: Game) -> dict:
-        if type(raw) is not dict or set(raw) != set(B.DECKS):
-            raise fail(where, f"an object with exactly the decks {list(B.DECKS)}", raw)
-        return {d: Seq(Int(1, B.DECK_SIZE[d])).load(raw[d], f"{where}.{d}", game)
-                for d in B.DECKS}
-
-
-class TaskKind(Kind):
-    plain = False
-
-    def __init__(self, debt_only: bool = False) -> None:
-        self.debt_only = debt_only
-
-    def dump(self, value: tuple) -> list:
-        return list(value)
-
-    def load(self, raw: Any, where: str, game: Game) -> tuple:
-        allowed = ("a task: [0] end turn, [1, roll 2-12] move, [2] land, [3, debtor, creditor, "
-                   "amount, ...] debt, [4] session, [5] session trade, [6, shares 1-5] picks, "
-                   "[7, cell] buy offer, [8, spins 1-3, roulette cell] Hotel spins")
-        if self.debt_only:
-            allowed = "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)"
-        if type(raw) is not list or not raw or not all(type(x) is int for x in raw):
-            raise fail(where, allowed, raw)
-        code, n = raw[0], game.num_players
-        ok = False
-        if code == T_DEBT:
-            debtor = raw[1] if len(raw) > 1 else -2
-            ok = (len(raw) >= 4 and len(raw) % 2 == 0 and 0 <= debtor < n
-                  and all(BANK <= c < n and c != debtor for c in raw[2::2])
-                  and all(a > 0 for a in raw[3::2]))
-        elif not self.debt_only and code in _TASK_ARGS and len(raw) == 1 + _TASK_ARGS[code]:
-            if code == T_MOVE:
-                ok = 2 <= raw[1] <= 2 * _F.dice_sides
-            elif code == T_PICK:
-                ok = 1 <= raw[1] <= 5
-            elif code == T_OFFER:
-                ok = 0 <= raw[1] < B.NUM_CELLS and B.IS_OWNABLE[raw[1]]
-            elif code == T_SPIN:
-                ok = (1 <= raw[1] <= 3
-                      and B.ROULETTE_FIRST <= raw[2] < B.ROULETTE_FIRST + B.ROULETTE_CELLS)
-            else:
-                ok = True
-        if not ok:
-            raise fail(where, allowed, raw)
-        return tuple(raw)
+    def other_ok(self, raw: list) -> bool:
+        code = raw[0]
+        if code not in _TASK_ARGS or len(raw) != 1 + _TASK_ARGS[code]:
+            return False
+        if code == T_MOVE:
+            return 2 <= raw[1] <= 2 * _F.dice_sides
+        if code == T_PICK:
+            return 1 <= raw[1] <= 5
+        if code == T_OFFER:
+            return 0 <= raw[1] < B.NUM_CELLS and B.IS_OWNABLE[raw[1]]
+        if code == T_SPIN:
+            return (1 <= raw[1] <= 3
+                    and B.ROULETTE_FIRST <= raw[2] < B.ROULETTE_FIRST + B.ROULETTE_CELLS)
+        return True
 
 
 _TRADE_KEYS = ("target", "give", "take", "shares", "cash", "steps")
@@ -212,8 +158,8 @@ class TradeKind(Kind):
         return value.to_dict()
 
     def load(self, raw: Any, where: str, game: Game) -> Trade:
-        raw = _record(raw, where, _TRADE_KEYS)
-        target = Int(0, _last_seat).load(raw["target"], f"{where}.target", game)
+        raw = record(raw, where, _TRADE_KEYS)
+        target = Int(0, last_seat).load(raw["target"], f"{where}.target", game)
         cells = Seq(Int(0, B.NUM_CELLS - 1))
         give = cells.load(raw["give"], f"{where}.give", game)
         take = cells.load(raw["take"], f"{where}.take", game)
@@ -224,10 +170,6 @@ class TradeKind(Kind):
         return Trade(target, give, take, shares, cash, steps)
 
 
-def _per_seat(item: Kind) -> Seq:
-    return Seq(item, lambda g: g.num_players)
-
-
 def _per_cell(item: Kind) -> Seq:
     return Seq(item, B.NUM_CELLS)
 
@@ -236,44 +178,44 @@ def _colours(item: Kind) -> Seq:
     return Seq(item, B.NUM_COLOURS)
 
 
-_SEAT = Int(0, _last_seat)
+_SEAT = Int(0, last_seat)
 _KIND = Int(0, B.NUM_EXCHANGE_KINDS - 1)
 
 STATE: tuple[Field, ...] = (
-    Field("rules", RulesKind()),
+    Field("rules", RulesKind(Rules)),
     Field("num_players", Derived(lambda g: g.rules.num_players)),
     Field("seed", SeedKind()),
     Field("rng", RngKind()),
-    Field("cash", _per_seat(Int(0))),
-    Field("track", _per_seat(Int(0, 3))),
-    Field("position", _per_seat(Int(0, B.NUM_CELLS - 1))),
-    Field("laps", _per_seat(Int(0))),
-    Field("shares", _per_seat(_colours(Int(0, _F.shares_per_colour)))),
-    Field("hands", _per_seat(Seq(_KIND))),
-    Field("passes", _per_seat(Seq(OneOf(B.DECKS)))),
-    Field("bankrupt", _per_seat(Bool())),
-    Field("owner", _per_cell(Int(BANK, _last_seat))),
+    Field("cash", per_seat(Int(0))),
+    Field("track", per_seat(Int(0, 3))),
+    Field("position", per_seat(Int(0, B.NUM_CELLS - 1))),
+    Field("laps", per_seat(Int(0))),
+    Field("shares", per_seat(_colours(Int(0, _F.shares_per_colour)))),
+    Field("hands", per_seat(Seq(_KIND))),
+    Field("passes", per_seat(Seq(OneOf(B.DECKS)))),
+    Field("bankrupt", per_seat(Bool())),
+    Field("owner", _per_cell(Int(BANK, last_seat))),
     Field("level", _per_cell(Int(0, 2))),
     Field("mortgaged", _per_cell(Bool())),
     Field("pledge_lap", _per_cell(Int(-1))),
     Field("prices", _colours(Int(_F.price_min, _F.price_max))),
     Field("supply", _colours(Int(0, _F.shares_per_colour))),
     Field("played", Seq(_KIND)),
-    Field("decks", DecksKind()),
+    Field("decks", DecksKind(B.DECK_SIZE)),
     Field("turn", _SEAT),
     Field("round", Int(1)),
     Field("turn_count", Int(1)),
     Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
     Field("trades_made", Int(0, _F.max_trades_per_turn)),
-    Field("phase", PhaseKind()),
-    Field("current_player", Int(-1, _last_seat)),
-    Field("tasks", Seq(TaskKind())),
+    Field("phase", PhaseKind(Phase)),
+    Field("current_player", Int(-1, last_seat)),
+    Field("tasks", Seq(BusinessmanTaskKind())),
     Field("pending_cell", Int(-1, B.NUM_CELLS - 1)),
     Field("fork", Int(-1, len(B.FORK_NAMES) - 1)),
     Field("picks_left", Int(0, 5)),
     Field("session_bought", _colours(Int(0, _F.session_buy_limit))),
     Field("trade", Maybe(TradeKind())),
-    Field("debt", Maybe(TaskKind(debt_only=True))),
+    Field("debt", Maybe(BusinessmanTaskKind(debt_only=True))),
     Field("winners", Seq(_SEAT)),
     Field("forced_dice", Seq(Seq(Int(1, _F.dice_sides), 2, as_tuple=True))),
     Field("bank_paid", Int(0)),
@@ -281,65 +223,17 @@ STATE: tuple[Field, ...] = (
     Field("log", Seq(Text())),
     Field("version", Derived(lambda g: 0)),
 )
-SAVED = tuple(f.name for f in STATE if f.saved)
-CLONE_COPIES = tuple((f.name, f.kind.copy) for f in STATE if f.kind.copies)
+CLONE_COPIES = clone_copies(STATE)
 
 FORMAT = "businessman-game"
 VERSION = 1
-_HEADER = ("format", "version", "board")
-_KEYS = frozenset(_HEADER + SAVED)
-
-
-def save_dict(game: Game) -> dict:
-    data: dict = {"format": FORMAT, "version": VERSION, "board": B.BOARD_HASH}
-    for f in STATE:
-        if f.saved:
-            data[f.name] = f.kind.dump(getattr(game, f.name))
-    return data
-
-
-def save_json(game: Game) -> str:
-    return json.dumps(save_dict(game), separators=(",", ":"))
-
-
-def load_dict(data: Any, game: Game) -> Game:
-    """``game`` (a blank ``Game.__new__(Game)``) filled from ``save_dict`` values."""
-    if type(data) is not dict or data.get("format") != FORMAT:
-        raise GameStateError(f"not a saved Businessman game (expected format {FORMAT!r})")
-    if type(data.get("version")) is not int or data.get("version") != VERSION:
-        raise GameStateError(f"saved game version {show(data.get('version'))} is not supported; "
-                             f"this engine reads version {VERSION}")
-    if data.get("board") != B.BOARD_HASH:
-        raise GameStateError(f"saved game was played on board {show(data.get('board'))}, this "
-                             f"engine has board {B.BOARD_HASH!r}")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise GameStateError(f"{PREFIX}: unknown fields {show(sorted(unknown))}")
-    try:
-        for f in STATE:
-            if not f.saved:
-                value = f.kind.derive(game)
-            elif f.name not in data:
-                raise GameStateError(f"{PREFIX}: field {f.name!r} is missing")
-            else:
-                value = f.kind.load(data[f.name], f.name, game)
-            setattr(game, f.name, value)
-        check_whole(game)
-    except GameStateError:
-        raise
-    except (LookupError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
-        raise GameStateError(f"{PREFIX}: {type(exc).__name__}: {show(str(exc))}") from exc
-    return game
-
-
-def load_json(text: str | bytes, game: Game) -> Game:
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise GameStateError("saved game is not valid JSON: nested too deeply") from None
-    except (TypeError, ValueError) as exc:
-        raise GameStateError(f"saved game is not valid JSON: {exc}") from exc
-    return load_dict(data, game)
+SAVE = SaveFormat("Businessman", FORMAT, VERSION, B.BOARD_HASH, STATE,
+                  lambda g: check_whole(g))
+SAVED = SAVE.saved
+save_dict = SAVE.save_dict
+save_json = SAVE.save_json
+load_dict = SAVE.load_dict  # a blank Game.__new__(Game) filled from save_dict values
+load_json = SAVE.load_json
 
 
 # ------------------------------------------------------------------------- the whole-game check
@@ -361,11 +255,9 @@ def check_whole(g: Game) -> None:
         if len(hand) > B.HAND_MAX or hand != sorted(hand):
             raise fail(f"hands[{s}]", f"at most {B.HAND_MAX} card kinds in increasing order", hand)
         if g.bankrupt[s]:
-            for name, value, allowed in (("cash", g.cash[s], 0), ("hands", hand, []),
-                                         ("passes", g.passes[s], []),
-                                         ("shares", g.shares[s], [0] * B.NUM_COLOURS)):
-                if value != allowed:
-                    raise fail(f"{name}[{s}]", f"{allowed!r} for a bankrupt seat", value)
+            expect(((f"cash[{s}]", g.cash[s], 0), (f"hands[{s}]", hand, []),
+                    (f"passes[{s}]", g.passes[s], []),
+                    (f"shares[{s}]", g.shares[s], [0] * B.NUM_COLOURS)), " for a bankrupt seat")
         tr, pos = g.track[s], g.position[s]
         ok = (B.track_of_cell(pos) == tr
               or (tr == B.MOTORWAY and pos == _F.motorway_entry_cell))
@@ -380,13 +272,10 @@ def check_whole(g: Game) -> None:
     for deck in B.DECKS:
         held = sum(p.count(deck) for p in g.passes)
         card = B.PASS_CARD[deck]
-        expected = [c for c in range(1, B.DECK_SIZE[deck] + 1) if not (held and c == card)]
-        if held > 1 or sorted(g.decks[deck]) != expected:
-            raise fail(f"decks.{deck}", f"the cards 1 to {B.DECK_SIZE[deck]} once each, less "
-                       f"the pass ({card}) while a seat keeps it", g.decks[deck])
+        check_deck(deck, g.decks[deck], B.DECK_SIZE[deck], held, card,
+                   f"the pass ({card}) while a seat keeps it")
     _check_cells(g)
-    if (g.dice[0] == 0) != (g.dice[1] == 0):
-        raise fail("dice", "two dice from 1 to 6, or [0, 0] before the first roll", g.dice)
+    check_dice(g.dice)
     _check_phase(g)
 
 
@@ -419,16 +308,9 @@ def _check_cells(g: Game) -> None:
 
 def _check_phase(g: Game) -> None:
     ph, p, turn = g.phase, g.current_player, g.turn
-    if ph == Phase.GAME_OVER:
-        w = g.winners
-        if p != -1 or not w or w != sorted(set(w)) or any(g.bankrupt[s] for s in w):
-            raise fail("winners", "distinct seats still in, in order, and current_player -1 "
-                       "once the game is over", (w, p))
-        if g.tasks:
-            raise fail("tasks", "empty once the game is over", g.tasks)
-    else:
-        if g.winners:
-            raise fail("winners", "empty while the game is on", g.winners)
+    over = ph == Phase.GAME_OVER
+    check_over(g, over)
+    if not over:
         if p == -1 or g.bankrupt[p] or g.bankrupt[turn]:
             raise fail("current_player", "a seat still in the game", (p, turn))
         if g.rules.max_rounds and g.round > g.rules.max_rounds:
