@@ -8,7 +8,7 @@ This docstring is the environment's specification.
 | Actions            | Discrete(181), masked                                         |
 | Parallel API       | No                                                            |
 | Agents             | ``player_0`` ... ``player_{n-1}``, n = 2 to 6                  |
-| Observation shape  | (641,) float32, plus ``action_mask`` (181,) int8             |
+| Observation shape  | (677,) float32, plus ``action_mask`` (181,) int8             |
 
 Byapar is the Nepali property-trading game of the Monopoly family. The rules are those of
 ``byapar_env.engine`` (see ``docs/rules.md``); the engine thinks in seats, this environment maps
@@ -92,13 +92,16 @@ nothing, as for every PettingZoo environment.
 
 Observation
 -----------
-``{"observation": Box(float32, (641,)), "action_mask": Box(int8, (181,))}``, from the observing
+``{"observation": Box(float32, (677,)), "action_mask": Box(int8, (181,))}``, from the observing
 agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and so on. It
 holds every place (owner slot, buildings, mortgaged, whole group held), every player (present,
 cash, position, in jail and misses, bail cards, net worth, whose turn), the decision under way and
 its place, the auction (highest bid, holder, who is still in), the trade draft or the offer
 received (counterpart, places in and out, money in), an open debt, the round and rounds left,
-the last dice, doubles, offers made, pre-roll actions used, and the table options.
+the last dice, doubles, offers made, pre-roll actions used, the table options and, per player,
+its habits so far this game (``byapar_env.habits``: offers made a round, the share of its offers
+accepted and of offers to it it accepted, its bids against list price, the share of places it
+bought on landing, buildings a round), so that a policy can tell its opponents apart.
 ``observation_layout()`` returns the named slices; ``docs/env.md`` lists them.
 
 Rewards
@@ -138,6 +141,8 @@ Version history
   arrays are accepted as actions; bool, float and other malformed actions, bad seeds, bad
   options and steps after the end are refused with typed errors. Valid input plays exactly as
   before (same observations, masks and games).
+- Observation version 2: the ``habits`` block (36 values) at the end; the first 641 values are
+  version 1's. The saved environment state carries the habits.
 """
 
 from __future__ import annotations
@@ -161,6 +166,7 @@ from .driver import DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from .engine import Game, IllegalActionError, Rules, RulesError, SeedError
 from .engine.board import PLACES, RULES_FIGURES
 from .engine.errors import show
+from .habits import Habits, HabitsError
 from .observation import (
     OBSERVATION_SIZE,
     OBSERVATION_VERSION,
@@ -168,6 +174,7 @@ from .observation import (
     encode_engine_part,
     encode_env_part,
     observation_layout,
+    write_habits,
 )
 from .valuation import position_value
 
@@ -372,15 +379,21 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         (tests that set up a position do), since the environment caches per game version."""
         self._clear_caches()
 
-    def show_game(self, game: Game, pre_roll_actions: int = 0) -> None:
+    def show_game(self, game: Game, pre_roll_actions: int = 0,
+                  habits: Habits | None = None) -> None:
         """Point the environment at ``game`` (a reset environment of the same table size): no
         trade draft, ``pre_roll_actions`` already taken this turn, ``game.current_player`` to
-        decide. For asking an observation-reading player about a position of an engine game;
-        stepping on plays that game."""
+        decide; ``habits``, the seats' habits so far in that game (``byapar_env.habits``; none
+        given: counted from here, from zero). For asking an observation-reading player about a
+        position of an engine game; stepping on plays that game."""
         if game.num_players != len(self.possible_agents):
             raise ValueError(f"show_game: the game has {game.num_players} seats, this "
                              f"environment {len(self.possible_agents)}")
+        if habits is not None and habits.num_players != game.num_players:
+            raise ValueError(f"show_game: the habits are of {habits.num_players} seats, the "
+                             f"game has {game.num_players}")
         self.game = game
+        self.habits = habits.copy() if habits is not None else Habits(game.num_players)
         self.draft = None
         self.pre_roll_actions = pre_roll_actions
         self._turn_stamp = game.turn_count  # the counter is this turn's
@@ -422,7 +435,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             game_seed = seed
         else:
             game_seed = self._seeder.getrandbits(63)
-        self._drive(Game(self.rules, seed=game_seed))
+        self._drive(Game(self.rules, seed=game_seed), habits=Habits(self.rules.num_players))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -458,6 +471,8 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         if cached is None or cached[0] != game.version:
             base = encode_engine_part(game, seat, np.empty(OBSERVATION_SIZE, np.float32),
                                       self._places)
+            if self.habits is not None:  # they change only with the game's version
+                write_habits(base, game, seat, self.habits)
             self._obs_cache[seat] = cached = (game.version, base)
         obs = encode_env_part(cached[1].copy(), game, seat, self.draft, self.pre_roll_actions,
                               self.max_pre_roll_actions, self.max_trade_steps)
@@ -588,6 +603,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             "format": _STATE_FORMAT, "observation_version": OBSERVATION_VERSION,
             "options": self._kwargs, "engine": self.game.to_json(),
             "draft": self.draft.to_dict() if self.draft else None,
+            "habits": self.habits.to_list() if self.habits is not None else None,
             "pre_roll_actions": self.pre_roll_actions, "turn_stamp": self._turn_stamp,
             "decisions": self.decisions, "agents": self.agents,
             "agent_selection": self.agent_selection, "rewards": self.rewards,
@@ -619,6 +635,9 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             draft = TradeDraft(**d) if d else None
             if draft is not None:
                 _check_draft(draft, game)
+            raw_habits = data.get("habits")
+            habits = (None if raw_habits is None
+                      else Habits.from_list(raw_habits, game.num_players))
             seeder = random.Random()
             seeder.setstate(_rng_from(data["seeder"]))
             fields = dict(
@@ -630,10 +649,10 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
                 terminations=dict(data["terminations"]),
                 truncations=dict(data["truncations"]), _out=list(data["out"]),
                 _shares=data["shares"])
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, HabitsError) as exc:
             raise ValueError(f"corrupt {ENV_NAME} state: {exc!r}") from exc
         # Nothing is changed until everything has been read.
-        self.game, self.draft, self._seeder = game, draft, seeder
+        self.game, self.draft, self._seeder, self.habits = game, draft, seeder, habits
         for key, value in fields.items():
             setattr(self, key, value)
         self.infos = {a: {} for a in self.agents}

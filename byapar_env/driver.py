@@ -37,6 +37,7 @@ from .action_table import (
 )
 from .engine import Action, ActionKind, Game, IllegalActionError, Phase
 from .engine import actions as A
+from .habits import Habits
 
 # The defaults of the environment's options of the same names (and the arena's, which has no
 # options of its own: its games are the environment's defaults played faster).
@@ -98,6 +99,9 @@ class SeatDriver:
         self.skip_trivial = skip_trivial
         self.game: Game | None = None
         self.draft: TradeDraft | None = None
+        # What each seat has done this game (byapar_env.habits), for observation readers: kept
+        # by the environment (raw_env), not by a bare driver, which nothing observes.
+        self.habits: Habits | None = None
         self._forget_choices()
 
     @classmethod
@@ -107,10 +111,12 @@ class SeatDriver:
         driver._drive(game)
         return driver
 
-    def _drive(self, game: Game, pre_roll_actions: int = 0) -> None:
+    def _drive(self, game: Game, pre_roll_actions: int = 0,
+               habits: Habits | None = None) -> None:
         """Drive ``game`` from here: no draft, ``pre_roll_actions`` already taken this turn, no
-        decisions counted yet."""
+        decisions counted yet; ``habits`` so far (None: none kept)."""
         self.game = game
+        self.habits = habits
         self.draft = None
         self.pre_roll_actions = pre_roll_actions
         self._turn_stamp = game.turn_count
@@ -204,10 +210,23 @@ class SeatDriver:
         elif action == SUBMIT_ID:
             offer = self.draft.offer()
             self.draft = None
-            game.apply(offer)
+            self._engine_apply(offer)
         else:
-            game.apply(engine_action(game, action))
+            self._engine_apply(engine_action(game, action))
         self._settle_turn()
+
+    def _engine_apply(self, action: Action) -> None:
+        habits = self.habits
+        if habits is None:
+            self.game.apply(action)
+            return
+        before = [row[:] for row in habits.seats]
+        habits.record(self.game, action)  # it reads the state before the action
+        try:
+            self.game.apply(action)
+        except IllegalActionError:
+            habits.seats = before  # refused: nothing changes, the counts included
+            raise
 
     def _auto_play(self) -> None:
         """Take every decision with a single legal id, until a real choice, the end of the game
@@ -255,7 +274,7 @@ class SeatDriver:
 
     def _apply(self, action: Action) -> None:
         self._count()
-        self.game.apply(action)
+        self._engine_apply(action)
         self._settle_turn()
 
     def _compose(self, offer: Action) -> int:

@@ -11,8 +11,10 @@ import numpy as np
 
 from .engine import Game, Phase, place_worth
 from .engine import board as B
+from .habits import PER_SEAT as HABITS_PER_SEAT
+from .habits import Habits
 
-OBSERVATION_VERSION = 1
+OBSERVATION_VERSION = 2
 SLOTS = 6  # player slots, the largest table
 PLACE_FEATURES = ("owner_bank", "owner_slot0", "owner_slot1", "owner_slot2", "owner_slot3",
                   "owner_slot4", "owner_slot5", "buildings", "mortgaged", "group_complete")
@@ -58,6 +60,9 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("options.rounds", 1),  # the round limit / 100
     ("options.starting_cash", 1),  # / 20,000
     ("options.auctions", 1),
+    # Version 2: per slot, what that seat has done so far this game (byapar_env.habits.FEATURES,
+    # each a ratio from 0 to 1); zeros when the environment has no record of the game.
+    ("habits", SLOTS * HABITS_PER_SEAT),
 )
 
 
@@ -199,13 +204,17 @@ def observation_layout() -> dict[str, slice]:
 
 
 def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: int = 0,
-           pre_roll_cap: int = 1, draft_cap: int = 1) -> np.ndarray:
+           pre_roll_cap: int = 1, draft_cap: int = 1,
+           habits: Habits | None = None) -> np.ndarray:
     """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it.
 
-    ``draft`` (the trade offer ``me`` is composing, if any) and the pre-roll counter are the
-    environment's own state; ``encode_env_part`` writes just those onto an engine-only encoding.
+    ``draft`` (the trade offer ``me`` is composing, if any), the pre-roll counter and the seats'
+    ``habits`` are the environment's own state; ``encode_env_part`` writes the first two onto an
+    engine-only encoding, ``write_habits`` the last (zeros without it).
     """
     encode_engine_part(game, me, out)
+    if habits is not None:
+        write_habits(out, game, me, habits)
     return encode_env_part(out, game, me, draft, pre_roll_actions, pre_roll_cap, draft_cap)
 
 
@@ -294,6 +303,21 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray,
     return out
 
 
+def write_habits(out: np.ndarray, game: Game, me: int, habits: Habits) -> np.ndarray:
+    """Write every seat's habits into ``out`` (an encoding for ``me``), slot 0 being ``me``;
+    seats out of the game keep zeros."""
+    n = game.num_players
+    v = memoryview(out)
+    for r in range(n):
+        s = (me + r) % n
+        if game.bankrupt[s]:
+            continue
+        at = _HABITS + r * HABITS_PER_SEAT
+        for i, x in enumerate(habits.features(s, game.round)):
+            v[at + i] = x
+    return out
+
+
 def _write_offer(v, me: int, offerer: int, offer, n: int) -> None:
     v[_T_OTHER + (offerer - me) % n] = 1.0
     v[_T_MONEY] = offer.amount / CASH_SCALE
@@ -338,6 +362,7 @@ _TEMPLATES: dict = {}
     "trade.places_out", "turn.round", "turn.rounds_left", "turn.dice", "turn.doubles",
     "turn.offers_made"))
 _PRE_ROLL_ACTIONS, _T_STEPS = _O["turn.pre_roll_actions"], _O["trade.draft_steps"]
+_HABITS = _O["habits"]
 # The slots an offer received fills: the counterpart, the places in and out, the money (in this
 # order in LAYOUT, one after another).
 _TRADE_BLOCK = slice(SLICES["trade.counterpart"].start, SLICES["trade.money_in"].stop)

@@ -85,7 +85,7 @@ def check_mask(env, agent, obs) -> None:
     # The cached observation equals one encoded from scratch.
     fresh = encode(game, seat, np.zeros(OBSERVATION_SIZE, np.float32),
                    env.draft if seat == game.turn else None, env.pre_roll_actions,
-                   env.max_pre_roll_actions, env.max_trade_steps)
+                   env.max_pre_roll_actions, env.max_trade_steps, habits=env.habits)
     assert np.array_equal(obs["observation"], fresh)
     ids = np.flatnonzero(obs["action_mask"]).tolist()
     assert ids
@@ -331,8 +331,10 @@ def test_numpy_ids_and_seeds_are_accepted() -> None:
 
 # Digests of the observations and masks of 400 seeded masked-random decisions. The shipped
 # checkpoints read exactly this encoding: a change to it must come with new OBSERVATION_VERSION /
-# ACTION_VERSION numbers (and new digests here), never silently with a speed-up.
+# ACTION_VERSION numbers (and new digests here), never silently with a speed-up. Version 2 only
+# appended the habits: the digests of the first 641 values and the masks are version 1's.
 ENCODING_DIGESTS = {2: "2f349020a1047ab8", 4: "e582de94208116f6", 6: "cce798537041f0d7"}
+HABITS_DIGESTS = {2: "04c96d6409f1e5a6", 4: "d896f77f68ff4399", 6: "89800c333782c31f"}
 
 
 @pytest.mark.parametrize("n", sorted(ENCODING_DIGESTS))
@@ -342,14 +344,16 @@ def test_the_encoding_is_pinned(n: int) -> None:
     env = byapar_v0.raw_env(num_players=n)
     env.reset(seed=11)
     rng = random.Random(11)
-    digest = hashlib.sha256()
+    digest, habits = hashlib.sha256(), hashlib.sha256()
     for _agent in env.agent_iter(max_iter=400):
         obs, _, term, trunc, _ = env.last()
-        digest.update(obs["observation"].tobytes())
+        digest.update(obs["observation"][:641].tobytes())
         digest.update(obs["action_mask"].tobytes())
+        habits.update(obs["observation"][641:].tobytes())
         if term or trunc:
             env.step(None)
             continue
         env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    assert (OBSERVATION_VERSION, ACTION_VERSION) == (1, 1)
+    assert (OBSERVATION_VERSION, ACTION_VERSION) == (2, 1)
     assert digest.hexdigest()[:16] == ENCODING_DIGESTS[n]
+    assert habits.hexdigest()[:16] == HABITS_DIGESTS[n]

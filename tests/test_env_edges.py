@@ -275,7 +275,7 @@ def test_single_seat_good_arguments_still_work() -> None:
                         illegal_penalty=-1, tables=({"rounds": 20}, {"auctions": False}),
                         max_decisions=500)
     obs, info = env.reset(seed=0)
-    assert env.seat == 1 and obs.shape == (641,)
+    assert env.seat == 1 and obs.shape == (677,)
     assert SingleSeatEnv(tables=[]).tables == [{}]  # no tables: the given options alone
 
 

@@ -22,6 +22,7 @@ from byapar_training.rollout import Buffer, Collector  # noqa: E402
 from byapar_training.weights import numpy_layers  # noqa: E402
 
 from byapar_cli import command as cli  # noqa: E402
+from byapar_env.observation import OBSERVATION_SIZE  # noqa: E402
 from byapar_env.players import RandomPlayer  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
@@ -67,7 +68,7 @@ def test_masked_distribution_matches_sb3_contrib() -> None:
 
     torch.manual_seed(0)
     net = build_network((32,))
-    obs = torch.randn(16, 641)
+    obs = torch.randn(16, OBSERVATION_SIZE)
     gen = np.random.default_rng(0)
     mask = torch.as_tensor(gen.random((16, 181)) < 0.1)
     mask[:, 0] = True  # at least one legal action a row
@@ -139,7 +140,7 @@ def _kl_after_update(kl_to_init: float) -> float:
     start = copy.deepcopy(net)
     gen = np.random.default_rng(0)
     n = 256
-    obs = gen.standard_normal((n, 641)).astype(np.float32)
+    obs = gen.standard_normal((n, OBSERVATION_SIZE)).astype(np.float32)
     mask = np.zeros((n, 181), dtype=bool)
     mask[:, :4] = True
     act = gen.integers(0, 4, n)
