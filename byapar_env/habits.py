@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from .engine import Action, ActionKind, Game, Phase
 from .engine import board as B
+from .engine.errors import ByaparError
 
 FEATURES = ("offers_per_round", "offers_accepted", "answers_accepted", "bid_to_price", "buys",
             "builds_per_round")
@@ -36,7 +37,7 @@ _PRICE = tuple(s.price for s in B.SQUARES)
 K = ActionKind
 
 
-class HabitsError(ValueError):
+class HabitsError(ByaparError, ValueError):
     """Saved habits that do not fit the table; the message says what was expected."""
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from byapar_agents.hard import specialist_folders
 from byapar_agents.network import expected_meta
 
+from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION
 
 FROM_VERSION = 1
@@ -33,7 +34,7 @@ FROM_SIZE = 641  # version 1's observation: version 2 keeps it as its first valu
 FORMATS = ("byapar-policy", "byapar-value")
 
 
-class WidenError(ValueError):
+class WidenError(ByaparError, ValueError):
     """A folder that cannot be widened; the message says why."""
 
 
