@@ -43,7 +43,9 @@ answers with the finished offer, which an engine table composes in its own order
 **How values are estimated.** ``agents.search``: each simulation clones the game, gives it fresh
 dice and reshuffled decks from a per-simulation seed, takes the candidate and plays every seat
 on for ``horizon_rounds`` rounds (``DEFAULT_HORIZONS``: 1 with the value network, the default;
-3 with the share) or to the game's end if that comes first. The score is the
+3 with the share), to the point where the seat whose turn it is at the decision starts its turn
+again (the same point for every candidate, ``agents.search.horizon``), or to the game's end if
+that comes first. The score is the
 expert's share of the win at the end; at the horizon (``value``) either its share of all
 seats' position value (``share``) or its chance of winning by the value network (``net``,
 ``agents.value``, trained by ``byapar train-value`` on the outcomes of games: a position's worth
@@ -59,24 +61,32 @@ itself misjudges loose players. Measured on the same 120 games (4 seats, seed 0,
 41.7% and policy ones 42.5%, and 26.7% against three hard players where policy ones won 28.3%.
 The policy in a rollout costs about what the medium player does a round: it takes its most
 likely action, composes no trade offers and never undoes its own move within a turn
-(``PolicyRolloutPlayer``).
+(``PolicyRolloutPlayer``). ``rollout="population"`` draws each other seat from three kinds
+instead: the policy, the medium player or a player of the generated population (training seeds
+only; ``agents.search``).
 
-**What the choice is.** The candidate with the best mean score, but only if it beats the policy's
-choice by more than ``EDGE_Z`` (2) standard errors of their paired difference and by at least
-``MIN_EDGE`` (a fifth of a point of share), over at least ``MIN_PAIRS`` (6) pairs: on a tie,
-or on a difference the simulations cannot tell from noise, the expert plays the policy's
-choice, so the search never overrules the policy without evidence. An answer to a trade offer
-is guarded as the hard player's is: the search may choose to accept, but the offer is accepted
-only if it passes the value network's check (``agents.trade_guard.pending_passes_check``); the
-trade finder's offers are those a guarded target would accept.
+**What the choice is.** Of the candidates that beat the policy's choice by more than ``EDGE_Z``
+(2) standard errors of their paired difference, shared out over the candidates tested
+(``edge_z``: the best of several noisy estimates is high by chance), and by at least
+``MIN_EDGE`` (a fifth of a point of share), over at least ``MIN_PAIRS`` (6) pairs, the one
+with the best mean: on a tie, or on a difference the simulations cannot tell from noise, the
+expert plays the policy's choice, so the search never overrules the policy without evidence.
+An answer to a trade offer is guarded as the hard player's is: the search may choose to
+accept, but the offer is accepted only if it passes the value network's check
+(``agents.trade_guard.pending_passes_check``); the trade finder's offers are those a guarded
+target would accept.
 
 **What the budget buys.** ``sims``: simulations per decision in all, spread evenly over the
 candidates in rounds (one simulation per candidate per round; at least one round). The same
 seed then gives the same game: the arena and the gauntlet use this form (``DEFAULT_SIMS``).
 ``budget_ms``: rounds are played while the next one is expected to fit in the budget (from the
-measured time of the rounds so far; the candidates, the trade finder's list included, are
-counted from the start of the decision), so a decision takes the budget or less; a serve-side form,
-not reproducible, since the number of rounds depends on the machine's speed.
+time of the simulations so far in this process, shared by its experts, with a margin of
+``ROUND_MARGIN``; the candidates, the trade finder's list included, are counted from the start
+of the decision); within a round each simulation after the first starts only if one is
+expected to fit, and a round cut short is dropped whole; the trade finder stops at the same
+end. A serve-side form, not reproducible, since the number of rounds depends on the machine's
+speed. ``deadline`` (a ``time.perf_counter`` time, none by default) bounds the search the same
+way whatever the budget: a server sets it from a request's arrival.
 """
 
 from __future__ import annotations
@@ -86,6 +96,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -156,6 +167,12 @@ MIN_EDGE = 0.002
 # rough for a two-error test (at 8 simulations a decision the expert then plays the policy).
 # The default budget gives every candidate at least this many (48 over at most 4 candidates).
 MIN_PAIRS = 6
+# A round of simulations under a deadline starts only if this many times its expected time fits:
+# one simulation's time varies (a rollout that meets an auction or a trade plays longer).
+ROUND_MARGIN = 1.5
+# The time one simulation took in this process, a running mean shared by every expert here, so
+# that a fresh expert (a server may make one a call) knows it from its first decision.
+_SIM_SECONDS = [0.0]
 # An action that undoes one the expert took earlier in the same turn (``UNDOES``) is not a
 # candidate: the policy can fall into mortgaging and paying off one place over and over before
 # rolling (each pay-off costs 10% interest), and such a pair never gains anything within a turn.
@@ -243,20 +260,35 @@ class Evaluation:
         return self.candidates[self.choice].action
 
 
+def edge_z(alternatives: int, z: float = EDGE_Z) -> float:
+    """The standard errors an edge must clear when ``alternatives`` candidates are each tested
+    against the policy's choice: ``z`` for one, and for more the one-sided level of ``z`` shared
+    out among them (Bonferroni), since the best of several noisy estimates is high by chance."""
+    if alternatives <= 1:
+        return z
+    tail = 1.0 - NormalDist().cdf(z)
+    return NormalDist().inv_cdf(1.0 - tail / alternatives)
+
+
 def pick(scores: list[list[float]], policy_index: int, z: float = EDGE_Z,
          min_edge: float = MIN_EDGE, min_pairs: int = MIN_PAIRS) -> int:
-    """The candidate to play: the best mean if it beats the policy's choice (``policy_index``)
-    by more than ``z`` standard errors of the paired difference and by more than ``min_edge``,
-    over at least ``min_pairs`` paired simulations; the policy's choice otherwise (on any tie
-    in particular)."""
+    """The candidate to play: of those that beat the policy's choice (``policy_index``) by
+    more than ``edge_z`` standard errors of the paired difference (``z`` shared out over the
+    candidates tested) and by more than ``min_edge``, over at least ``min_pairs`` paired
+    simulations, the one with the best mean; the policy's choice when none does (on any tie in
+    particular)."""
     means = [sum(s) / len(s) if s else -math.inf for s in scores]
-    best = max(range(len(scores)), key=lambda i: (means[i], i == policy_index))
-    if best == policy_index:
+    tested = [i for i in range(len(scores)) if i != policy_index
+              and min(len(scores[i]), len(scores[policy_index])) >= min_pairs]
+    bar = edge_z(len(tested), z)
+    passed = []
+    for i in tested:
+        edge, se = paired_edge(scores[i], scores[policy_index])
+        if edge > max(min_edge, bar * se):
+            passed.append(i)
+    if not passed:
         return policy_index
-    if min(len(scores[best]), len(scores[policy_index])) < min_pairs:
-        return policy_index
-    edge, se = paired_edge(scores[best], scores[policy_index])
-    return best if edge > max(min_edge, z * se) else policy_index
+    return max(passed, key=lambda i: (means[i], -i))
 
 
 class ExpertPlayer(EnginePlayer):
@@ -302,6 +334,10 @@ class ExpertPlayer(EnginePlayer):
         # environment, a server); otherwise the player counts its own.
         self.known_pre_roll: int | None = None
         self._rollout_s = 0.0  # running mean time of one simulation, for the time budget
+        # A hard deadline (``time.perf_counter`` time) on top of the budget, checked while the
+        # search runs (before each simulation and in the trade finder): a server sets it.
+        self.deadline = math.inf
+        self._end = math.inf  # the current decision's end: the budget's or the deadline
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -392,17 +428,24 @@ class ExpertPlayer(EnginePlayer):
         """Candidates for the seat that must decide in ``game`` (left unchanged; none of
         ``avoid``), each scored by simulations seeded from ``seed``, and the choice."""
         start = time.perf_counter()
+        end = self.deadline
+        if self.budget_ms is not None:
+            end = min(end, start + self.budget_ms / 1000.0)
+        self._end = end
         seat = game.current_player
-        candidates, policy_index = self.candidates(game, pre_roll_actions, avoid)
-        if self.focus and game.phase not in _FOCUS_PHASES:
-            candidates = [c for i, c in enumerate(candidates)
-                          if i == policy_index or c.action.kind in _FOCUS_KINDS]
-        sims = 0
-        if len(candidates) > 1:
-            sims = self._simulate(game, seat, candidates, pre_roll_actions, seed, start)
-            choice = pick([c.scores for c in candidates], policy_index)
-        else:
-            choice = policy_index
+        try:
+            candidates, policy_index = self.candidates(game, pre_roll_actions, avoid)
+            if self.focus and game.phase not in _FOCUS_PHASES:
+                candidates = [c for i, c in enumerate(candidates)
+                              if i == policy_index or c.action.kind in _FOCUS_KINDS]
+            sims = 0
+            if len(candidates) > 1:
+                sims = self._simulate(game, seat, candidates, pre_roll_actions, seed, end)
+                choice = pick([c.scores for c in candidates], policy_index)
+            else:
+                choice = policy_index
+        finally:
+            self._end = math.inf
         guarded = (game.phase == Phase.TRADE_ANSWER
                    and candidates[choice].action == A.ACCEPT_TRADE
                    and not pending_passes_check(game, shipped_value()))
@@ -414,30 +457,42 @@ class ExpertPlayer(EnginePlayer):
         return Evaluation(seat, candidates, choice, sims, time.perf_counter() - start, guarded)
 
     def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
-                  pre_roll_actions: int, seed: int, start: float) -> int:
+                  pre_roll_actions: int, seed: int, end: float = math.inf) -> int:
+        """Rounds of one simulation per candidate, all with the round's seed, until ``sims``
+        (``rounds`` of them) or, against ``end`` (``time.perf_counter`` time): a round starts
+        only if ``ROUND_MARGIN`` times its expected time fits (from the simulations timed so
+        far in this process; with none yet, the first one measures it), and each simulation
+        after a round's first only if one is expected to fit; a round cut short is dropped
+        whole, so the candidates stay paired."""
         rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
                             self.rollout, self.policy(game), self.value)
         seeds = rollout_seeds(seed)
         per_round = len(candidates)
-        if self.sims is not None:
-            rounds = max(1, self.sims // per_round)
-            deadline = math.inf
-        else:
-            rounds = max(1, MAX_SIMS // per_round)
-            deadline = start + self.budget_ms / 1000.0
+        rounds = max(1, (self.sims if self.sims is not None else MAX_SIMS) // per_round)
+        clock = time.perf_counter
         played = 0
         for _ in range(rounds):
-            now = time.perf_counter()
-            # Time budget: stop when the next round is not expected to fit.
-            if now + per_round * self._rollout_s > deadline:
+            if clock() + per_round * ROUND_MARGIN * self._sim_seconds() > end:
                 break
             s = seeds.getrandbits(62)
-            for c in candidates:
+            for i, c in enumerate(candidates):
+                now = clock()
+                if i and now + self._sim_seconds() > end:
+                    for done in candidates[:i]:
+                        done.scores.pop()
+                    return played
                 c.scores.append(rollouts.run(c.action, s))
+                self._note_sim(clock() - now)
             played += per_round
-            took = (time.perf_counter() - now) / per_round
-            self._rollout_s = took if self._rollout_s == 0 else 0.8 * self._rollout_s + 0.2 * took
         return played
+
+    def _sim_seconds(self) -> float:
+        return self._rollout_s or _SIM_SECONDS[0]
+
+    def _note_sim(self, took: float) -> None:
+        self._rollout_s = took if self._rollout_s == 0 else 0.8 * self._rollout_s + 0.2 * took
+        shared = _SIM_SECONDS[0]
+        _SIM_SECONDS[0] = took if shared == 0 else 0.8 * shared + 0.2 * took
 
     def policy(self, game: Game) -> NumpyPolicy:
         return self.learned.policy_for(game.num_players)
@@ -505,16 +560,22 @@ class ExpertPlayer(EnginePlayer):
         """The trade finder's offers for this position (``agents.trade_finder``): none made
         to the same seat for the same places in the last ``FINDER_RETRY_ROUNDS`` rounds, and
         each composed within the pre-roll cap. Asked again only when the places or the offers
-        made this turn have changed: building or mortgaging before rolling leaves it be."""
+        made this turn have changed: building or mortgaging before rolling leaves it be. The
+        finder stops at the decision's deadline (``find_offers``' ``deadline``)."""
         if self.value is None or not game.can_offer_trade():
             return []
         key = (game.turn_count, game.offers_made, tuple(game.owner))
         if self._found[0] != key:
             skip = {k for k, r in self._offered.items() if game.round - r < FINDER_RETRY_ROUNDS}
-            found = find_offers(game, policy, self.value, FINDER_LIMIT, skip, pre_roll_actions)
-            self._found = (key, [f.offer for f in found])
+            found = find_offers(game, policy, self.value, FINDER_LIMIT, skip, pre_roll_actions,
+                                deadline=self._end)
+            offers = [f.offer for f in found]
+            if time.perf_counter() <= self._end:  # a list cut short by the deadline is not kept
+                self._found = (key, offers)
+        else:
+            offers = self._found[1]
         steps = PRE_ROLL_CAP - pre_roll_actions
-        return [o for o in self._found[1] if _playable(game, o) and offer_step_count(o) < steps]
+        return [o for o in offers if _playable(game, o) and offer_step_count(o) < steps]
 
 
 def _playable(game: Game, action: object) -> bool:

@@ -1,9 +1,12 @@
 """Rollouts with the real engine: how good an action is, judged by playing the game on from it.
 
 A rollout clones the game, takes one action for the deciding seat, and plays on with fast
-players in every seat, the searching seat's later moves included, until a horizon
-(``horizon_rounds`` rounds on) or the game's end, whichever comes first. Who plays is the
-rollout mode (``ROLLOUT_MODES``):
+players in every seat, the searching seat's later moves included, until a horizon or the game's
+end, whichever comes first. The horizon is a point of the game fixed before the action is
+taken: ``horizon_rounds`` rounds on, when the seat whose turn it is at the decision is to
+start its turn again (``horizon``), so that every candidate of a decision is scored at the same
+point, every other seat has had its turns, and an action that ends the round is not scored a
+round later than one that does not. Who plays is the rollout mode (``ROLLOUT_MODES``):
 
 - ``medium``: the medium player (``ROLLOUT_PLAYER``) in every seat;
 - ``policy``: the learned policy in every seat (``PolicyRolloutPlayer``: its most likely legal
@@ -12,7 +15,11 @@ rollout mode (``ROLLOUT_MODES``):
 - ``mixed``: the policy in the searching seat (its own later moves are the policy's), and in each
   other seat the policy or the medium player, drawn afresh for each rollout from the rollout's
   seed. An opponent at a real table is neither model; a search that weighs both does not stake
-  every decision on one guess, and every candidate still meets the same opponents.
+  every decision on one guess, and every candidate still meets the same opponents;
+- ``population``: as ``mixed``, but each other seat is drawn from three kinds: the policy, the
+  medium player, or one of ``POPULATION_POOL`` players of the generated population
+  (``agents.population``, training seeds only: ``training_names``), so the search does not
+  assume one kind of rival.
 
 Its score for the searching seat is:
 
@@ -45,6 +52,7 @@ from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
 from .network import NumpyPolicy
+from .population import make_population, training_names
 from .value import ValueNet, win_shares
 
 ROLLOUT_PLAYER = MediumPlayer
@@ -54,7 +62,11 @@ _NO_CAP = NO_DECISION_CAP  # a rollout stops at its horizon, never at the driver
 # learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
 # policy or the medium player, drawn per rollout from its seed, so that the search weighs both
 # kinds of opponent and every candidate meets the same ones).
-ROLLOUT_MODES = ("medium", "policy", "mixed")
+ROLLOUT_MODES = ("medium", "policy", "mixed", "population")
+# The population players a "population" rollout draws from: training seeds only, drawn once
+# from a fixed generator, so the same seed gives the same rollout in every process.
+POPULATION_POOL = 8
+_POPULATION_NAMES = training_names(POPULATION_POOL, random.Random(0x5EA7))
 # An action undoing one taken earlier in the same turn, by kind (never a gain within a turn).
 UNDOES = {ActionKind.MORTGAGE: ActionKind.UNMORTGAGE, ActionKind.UNMORTGAGE: ActionKind.MORTGAGE,
           ActionKind.BUILD: ActionKind.SELL_BUILDING, ActionKind.SELL_BUILDING: ActionKind.BUILD}
@@ -159,6 +171,9 @@ class Rollouts:
         n = root.num_players
         self.mediums = [ROLLOUT_PLAYER() for _ in range(n)]
         self.policies = [PolicyRolloutPlayer(policy) for _ in range(n)] if policy else []
+        # Population players keep their state per seat, so one object serves every seat.
+        self.population = ([make_population(name) for name in _POPULATION_NAMES]
+                           if mode == "population" else [])
 
     def seat_players(self, seed: int) -> list:
         """Who plays each seat in the rollout of ``seed`` (the same for every candidate)."""
@@ -167,8 +182,15 @@ class Rollouts:
         if self.mode == "policy":
             return self.policies
         draw = random.Random(seed ^ 0x5EA7)
-        return [self.policies[s] if s == self.seat or draw.random() < 0.5 else self.mediums[s]
-                for s in range(self.root.num_players)]
+        if self.mode == "mixed":
+            return [self.policies[s] if s == self.seat or draw.random() < 0.5
+                    else self.mediums[s] for s in range(self.root.num_players)]
+        out = []
+        for s in range(self.root.num_players):
+            kind = 0 if s == self.seat else draw.randrange(3)
+            out.append(self.policies[s] if kind == 0 else self.mediums[s] if kind == 1
+                       else self.population[draw.randrange(len(self.population))])
+        return out
 
     def run(self, first: Action | None, seed: int) -> float:
         """Take ``first`` (None: let the rollout player decide now too) and play on; the
@@ -180,15 +202,22 @@ class Rollouts:
         players = self.seat_players(seed)
         for s, player in enumerate(players):
             player.reset(seed + s)
+        stop = horizon(game, self.horizon_rounds)  # before the action: the same for all
         if first is not None and not game.is_over:
             driver.take_engine(first)
-        stop = game.round + self.horizon_rounds
-        while game.round < stop and (legal := driver.engine_choices()):
+        while (game.round, game.turn) < stop and (legal := driver.engine_choices()):
             seat = game.current_player
             driver.take_engine(players[seat].choose(game, seat, legal))
         if self.value is not None:  # the true shares once the game is over
             return self.value.win_chances(game)[self.seat]
         return score(game, self.seat)
+
+
+def horizon(game: Game, rounds: int) -> tuple[int, int]:
+    """Where a rollout from ``game`` stops, as ``(round, turn)``: ``rounds`` rounds on, when the
+    seat whose turn it is now starts its turn (or, if it is out by then, the next seat does);
+    compared with ``(game.round, game.turn)``."""
+    return game.round + rounds, game.turn
 
 
 def rollout_seeds(seed: int) -> random.Random:

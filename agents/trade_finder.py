@@ -26,6 +26,8 @@ target that answers unlike the policy turns a found offer down; nothing changes 
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 from byapar_env.action_table import TRADE_MONEY_IDS
@@ -40,6 +42,7 @@ from .value import ValueNet
 # Money either way (positive: the offering seat pays), each one of the environment's amounts.
 AMOUNTS = (-3000, -2000, -1000, -500, 0, 500, 1000, 2000, 3000)
 MIN_GAIN = 0.01  # a point of win chance: below it the value network's error is larger
+GAIN_CHUNK = 32  # offers whose gains are read in one pass, between checks of the deadline
 _SET_OF = {sq: (B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES))
            for sq in B.PLACES}
 if any(a not in TRADE_MONEY_IDS for a in AMOUNTS):
@@ -93,20 +96,27 @@ def offers_with_money(game: Game, seat: int, target: int, give: tuple, take: tup
 
 def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,
                 skip: frozenset | set = frozenset(), pre_roll_actions: int = 0,
-                guarded: bool = True) -> list[FoundOffer]:
+                guarded: bool = True, deadline: float = math.inf) -> list[FoundOffer]:
     """The best ``limit`` offers the seat to play (before rolling) could make, none of
     ``skip`` (offers, or ``(target, give, take)`` keys): those the policy would accept as the
     target, and with ``guarded`` that the target's value check would pass too
     (``agents.trade_guard``: the shipped learned players guard their answers), with a gain in
     win chance of at least ``MIN_GAIN``, the largest first. The answers are canonical, so
-    ``pre_roll_actions`` (taken this turn) does not change them."""
+    ``pre_roll_actions`` (taken this turn) does not change them.
+
+    ``deadline`` (``time.perf_counter`` time) is checked before each target's answers and each
+    chunk of ``GAIN_CHUNK`` offers' gains: once it has passed, the offers checked so far are
+    the ones ranked (none if no gain was read)."""
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
         return []
     seat = game.current_player
     kept: list[tuple[Action, float]] = []
+    clock = time.perf_counter
     for target in game.active_seats():
         if target == seat:
             continue
+        if clock() > deadline:
+            break
         offers = [o for o in listed_offers(game, seat, target)
                   if o not in skip and (o.target, o.give, o.take) not in skip]
         if not offers:
@@ -121,10 +131,15 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
         kept += best.values()
     if not kept:
         return []
-    theirs, gains = trade_gains(game, [offer for offer, _ in kept], value)
-    found = [FoundOffer(offer, p, float(g))
-             for (offer, p), g, t in zip(kept, gains, theirs, strict=True)
-             if g >= MIN_GAIN and (not guarded or passes_check(
-                 float(t), float(g), completes_group(game, seat, offer)))]
+    found = []
+    for i in range(0, len(kept), GAIN_CHUNK):
+        if clock() > deadline:
+            break
+        chunk = kept[i:i + GAIN_CHUNK]
+        theirs, gains = trade_gains(game, [offer for offer, _ in chunk], value)
+        found += [FoundOffer(offer, p, float(g))
+                  for (offer, p), g, t in zip(chunk, gains, theirs, strict=True)
+                  if g >= MIN_GAIN and (not guarded or passes_check(
+                      float(t), float(g), completes_group(game, seat, offer)))]
     found.sort(key=lambda f: (-f.gain, f.offer))
     return found[:limit]

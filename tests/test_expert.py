@@ -191,6 +191,91 @@ def test_mixed_rollouts_seat_the_policy_for_the_searcher_and_draw_the_others_per
     assert make_agent("expert-policy").rollout == "policy" and make_agent("expert-policy").focus
 
 
+def test_population_rollouts_draw_training_players_for_the_other_seats() -> None:
+    from byapar_agents.population import TRAINING_SEEDS, PopulationPlayer
+
+    game = new_game(4, seed=1)
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(4)
+    rollouts = Rollouts(search_root(game), 1, mode="population", policy=policy)
+    lineups = [rollouts.seat_players(seed) for seed in range(60)]
+    assert all(type(line[1]).__name__ == "PolicyRolloutPlayer" for line in lineups)
+    kinds = {type(p).__name__ for line in lineups for s, p in enumerate(line) if s != 1}
+    assert kinds == {"PolicyRolloutPlayer", "MediumPlayer", "PopulationPlayer"}
+    drawn = {p.seed for line in lineups for p in line if isinstance(p, PopulationPlayer)}
+    assert len(drawn) > 1 and all(seed in TRAINING_SEEDS for seed in drawn)
+    assert [[id(p) for p in rollouts.seat_players(seed)] for seed in range(60)] == [
+        [id(p) for p in line] for line in lineups]
+    expert = ExpertPlayer(seed=0, sims=12, rollout="population")
+    played = SeatDriver.for_game(Game(Rules(num_players=3), seed=2), max_decisions=10**9)
+    while played.game.round < 3 and (legal := played.engine_choices()):
+        seat = played.game.current_player
+        played.take_engine(expert.choose(played.game, seat, legal))
+
+
+def test_every_candidate_is_scored_at_the_same_point_of_the_game() -> None:
+    # The last seat of the round to buy or not: buying ends its turn (and the round), declining
+    # opens an auction first. Both rollouts stop where the seat's next turn starts.
+    import byapar_agents.search as search
+
+    game = new_game(3, seed=2)
+    game.turn = game.current_player = 2
+    roll(game, 2, 4)
+    assert game.phase == Phase.BUY and game.current_player == 2
+    seen: list = []
+
+    class Recording:
+        def win_chances(self, g):
+            seen.append((g.round, g.turn, g.is_over))
+            return [0.0] * g.num_players
+
+    start = (game.round, game.turn)
+    rollouts = Rollouts(search_root(game), 2, horizon_rounds=1, value=Recording())
+    choices = [a for a in game.legal_actions()
+               if a.kind in (A.ActionKind.BUY, A.ActionKind.DECLINE)]
+    assert len(choices) == 2
+    for action in choices:
+        for seed in range(3):
+            rollouts.run(action, seed)
+    assert len(seen) == 6
+    assert all(over or (r, t) == (start[0] + 1, start[1]) for r, t, over in seen)
+    assert search.horizon(game, 1) == (start[0] + 1, 2)
+
+
+def test_pick_shares_its_bar_out_over_the_candidates_tested() -> None:
+    from byapar_agents.expert import EDGE_Z, edge_z
+
+    assert edge_z(1) == EDGE_Z and edge_z(3) > edge_z(2) > EDGE_Z
+    policy = [0.4, 0.5, 0.3, 0.45, 0.35, 0.5]
+    # An edge of 0.045 with a standard error of 0.019 (2.3 errors): it clears the bar of one
+    # candidate tested (2), not that of five (2.6).
+    better = [x + 0.045 + d for x, d in zip(policy, [0.04, -0.04, 0.06, -0.06, 0.02, -0.02],
+                                           strict=True)]
+    assert pick([policy, better], 0) == 1
+    assert pick([policy, better, *[list(policy)] * 4], 0) == 0
+    # Of those that clear it, the best mean.
+    steady, best = [x + 0.02 for x in policy], [x + 0.05 for x in policy]
+    assert pick([policy, steady, best], 0) == 2 and pick([policy, best, steady], 0) == 1
+
+
+def test_a_deadline_drops_a_round_cut_short_and_keeps_the_candidates_paired(monkeypatch
+                                                                          ) -> None:
+    import byapar_agents.expert as expert_module
+
+    game = _bad_trade_offered()
+    expert = ExpertPlayer(seed=0, sims=48)
+    monkeypatch.setattr(expert_module, "_SIM_SECONDS", [0.0])
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(expert_module.time, "perf_counter", lambda: next(ticks) * 0.001)
+    expert.deadline = 0.010  # ten clock reads from the start
+    evaluation = expert.evaluate(game, 0, seed=1)
+    lengths = {len(c.scores) for c in evaluation.candidates}
+    assert len(lengths) == 1 and evaluation.sims == len(evaluation.candidates) * lengths.pop()
+    assert evaluation.sims < 48
+    # No time at all: the policy's choice, with no simulation.
+    expert.deadline = -1.0
+    assert expert.evaluate(game, 0, seed=1).sims == 0
+
+
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
     game = new_game(3, seed=1)
     before = game.to_json()

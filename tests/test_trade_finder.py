@@ -3,6 +3,8 @@ network's gain for the offering seat; and how the expert takes them as candidate
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from byapar_agents import ExpertBudgetError, ExpertPlayer, expert_options, make_agent
@@ -150,6 +152,34 @@ def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
     assert find_offers(game, accepting, value, guarded=False) == []
 
 
+def test_the_finder_stops_at_its_deadline(monkeypatch) -> None:
+    game = _position()
+    value, accepting = cash_value(5.0), answering(A.ACCEPT_TRADE)
+    every = find_offers(game, accepting, value, limit=100, guarded=False)
+    assert len(every) > 1
+    # A deadline already passed: no target's answers are read, nothing is found.
+    assert find_offers(game, accepting, value, limit=100, guarded=False, deadline=0.0) == []
+    # A deadline that passes after the answers: the gains are read in chunks of GAIN_CHUNK
+    # between checks, so only the first chunk is ranked.
+    import byapar_agents.trade_finder as finder
+
+    monkeypatch.setattr(finder, "GAIN_CHUNK", 1)
+    calls = []
+    real = finder.trade_gains
+
+    def counting(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(finder, "trade_gains", counting)
+    ticks = iter(range(100))
+    monkeypatch.setattr(finder.time, "perf_counter", lambda: next(ticks))
+    targets = len([s for s in game.active_seats() if s != game.current_player])
+    cut = find_offers(game, accepting, value, limit=100, guarded=False,
+                      deadline=targets + 0.5)
+    assert len(calls) == 1 and len(cut) <= 1 and set(cut) <= set(every)
+
+
 def test_seat_chances_are_win_chances_in_one_pass() -> None:
     value = cash_value(5.0)
     games = [_position(), new_game(4, seed=1), _position()]
@@ -165,7 +195,7 @@ def test_the_expert_simulates_a_found_offer_and_does_not_repeat_it(monkeypatch) 
     offer = A.offer_trade(1, (JUMLA,), (), -3000)
     asked = []
 
-    def fake_find(g, policy, value, limit, skip, pre_roll_actions):
+    def fake_find(g, policy, value, limit, skip, pre_roll_actions, deadline=math.inf):
         asked.append(set(skip))
         return [FoundOffer(offer, 0.9, 0.2)] if (1, offer.give, offer.take) not in skip else []
 

@@ -1,0 +1,127 @@
+"""The expert's strength against its simulation budget, on the same seeded games at every budget.
+
+    python -m bench.expert_curve --out DIR [--sims 12,24,48,96,192] [--games 40] [--seed 0]
+                                 [--rollout mixed] [--opponents medium]
+    python -m bench.expert_curve --out DIR --summary [--json PATH]
+
+Each point is ``--games`` games of the expert at ``SIMS`` simulations a decision with three
+opponents (four seats, rotated by the game's number as in the arena: ``arena.seat_game``, so
+game ``i`` has the same seed, seats and dice at every budget); budget 0 is the hard player (the
+policy alone) on the same games. ``--opponents``: a player name (``medium``), or ``unseen``:
+three players of the generated population's evaluation seeds (``agents.population``, never
+drawn by training), the same three in every game. ``--rollout`` is the expert's rollout mode
+(``agents.search.ROLLOUT_MODES``). Games are played in blocks of ten, every budget in turn, and
+each game's result is appended to ``DIR/games.jsonl`` as it ends: a run started again goes on
+from there. ``--summary`` prints each point's win rate with its 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from byapar_agents import ExpertPlayer
+from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
+from byapar_agents.network import single_thread_blas
+from byapar_agents.population import evaluation_names
+
+BLOCK = 10
+
+
+def opponents(kind: str) -> tuple[str, ...]:
+    return evaluation_names(3) if kind == "unseen" else (kind,) * 3
+
+
+def play(sims: int, index: int, games: int, seed: int, rollout: str, kind: str) -> dict:
+    """Game ``index`` with the expert at ``sims`` (0: the hard player) in the first lineup seat."""
+    first = "hard" if sims == 0 else "expert@4"  # the expert's seat object is replaced below
+    config = ArenaConfig(players=(first, *opponents(kind)), games=games, seed=seed)
+    kinds, players, game_seed = seat_game(config, index)
+    seat = kinds.index(first)
+    if sims:
+        players[seat] = ExpertPlayer(game_seed + seat, sims=sims, rollout=rollout)
+        players[seat].reset(game_seed + seat)
+    env = table_env(config, game_seed)
+    play_through_env(env, players)
+    winners = env.game.winners
+    return {"sims": sims, "game": index, "seat": seat,
+            "share": 1 / len(winners) if seat in winners else 0.0, "rounds": env.game.round}
+
+
+def key(row: dict) -> tuple:
+    return row["sims"], row["game"]
+
+
+def run(out: Path, sims: list[int], games: int, seed: int, rollout: str, kind: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    setup = {"seed": seed, "rollout": rollout, "opponents": kind, "games": games}
+    meta = out / "setup.json"
+    if meta.exists() and json.loads(meta.read_text()) != setup:
+        raise SystemExit(f"{out} holds a run with other settings: {meta.read_text()}")
+    meta.write_text(json.dumps(setup) + "\n")
+    done = {key(json.loads(line)) for line in path.read_text().splitlines()} \
+        if path.exists() else set()
+    for start in range(0, games, BLOCK):
+        for s in sims:
+            for i in range(start, min(start + BLOCK, games)):
+                if (s, i) in done:
+                    continue
+                t = time.perf_counter()
+                row = play(s, i, games, seed, rollout, kind)
+                row["seconds"] = round(time.perf_counter() - t, 1)
+                with path.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+                print(json.dumps(row), flush=True)
+
+
+def summary(out: Path) -> dict:
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    setup = json.loads((out / "setup.json").read_text())
+    by: dict[int, dict[int, float]] = {}
+    for r in rows:
+        by.setdefault(r["sims"], {})[r["game"]] = r["share"]
+    # Only the games every budget has played, so that each point is on the same games.
+    common = set.intersection(*(set(g) for g in by.values())) if by else set()
+    points = []
+    for s in sorted(by):
+        wins = sum(by[s][i] for i in common)
+        n = len(common)
+        points.append({"sims": s, "games": n, "win_rate": wins / n if n else None,
+                       "ci95": list(wilson(wins, n)),
+                       "seconds_per_game": sum(r["seconds"] for r in rows if r["sims"] == s)
+                       / max(1, sum(1 for r in rows if r["sims"] == s))})
+    return {**setup, "lineup": ["expert@SIMS (0: hard)", *opponents(setup["opponents"])],
+            "points": points}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--sims", default="12,24,48,96,192")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rollout", default="mixed")
+    ap.add_argument("--opponents", default="medium")
+    ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--json", type=Path, help="with --summary: also write it here")
+    args = ap.parse_args(argv)
+    single_thread_blas()
+    if args.summary:
+        result = summary(args.out)
+        for p in result["points"]:
+            print(f"sims {p['sims']:>4}: {p['win_rate']:.1%} ({p['ci95'][0]:.1%} - "
+                  f"{p['ci95'][1]:.1%}) of {p['games']} games, "
+                  f"{p['seconds_per_game']:.1f} s a game")
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=2) + "\n")
+        return
+    sims = [int(x) for x in args.sims.split(",")]
+    run(args.out, [0, *sims] if 0 not in sims else sims, args.games, args.seed, args.rollout,
+        args.opponents)
+
+
+if __name__ == "__main__":
+    main()
