@@ -10,9 +10,8 @@ game's own seeded generator; tests force dice with ``force_dice`` and card order
 
 from __future__ import annotations
 
-import random
-
-from ..engine.errors import IllegalActionError, SeedError, show
+from ..engine.errors import IllegalActionError, show
+from ..engine.table import TableGame
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
@@ -20,6 +19,7 @@ from .rules import Rules
 from .state import (
     BANK,
     CLONE_COPIES,
+    SAVE,
     T_DEBT,
     T_END_TURN,
     T_LAND,
@@ -31,8 +31,6 @@ from .state import (
     T_SPIN,
     Phase,
     Trade,
-    load_json,
-    save_json,
 )
 
 K = ActionKind
@@ -81,7 +79,7 @@ def purchase_price(cell: int) -> int:
     return _PRICE[cell]
 
 
-class Game:
+class Game(TableGame):
     """One game of Businessman. Seats are numbered 0 to ``num_players - 1`` in turn order.
 
     Public state (read freely; scenario tests set it up directly): per seat ``cash``, ``track``
@@ -92,21 +90,28 @@ class Game:
     branch and an enterprise), ``mortgaged``, ``pledge_lap``; ``prices`` and ``supply`` per
     colour; ``played`` (Exchange cards out of the game, in order); ``decks`` (Surprise and
     Notice card numbers, top first); ``turn``, ``round``, ``phase``, ``current_player``,
-    ``log``. Every field is declared with its type and range in ``state.STATE``.
+    ``log``. Every field is declared with its type and range in ``state.STATE``. What every
+    game on this design shares (chance, money, debts, the end, clone and save) is
+    ``byapar_env.engine.table.TableGame``'s.
     """
 
+    SAVE = SAVE
+    CLONE_COPIES = CLONE_COPIES
+    RULES = Rules
+    RULES_NAME = "a businessman Rules value"
+    ACTION = Action
+    GAME_OVER = Phase.GAME_OVER
+    RAISE_PHASE = Phase.RAISE_FUNDS
+    RAISE_WORD = "funds"
+    DICE_SIDES = _SIDES
+    FINISH_CLEARS = (("pending_cell", -1), ("fork", -1), ("picks_left", 0), ("trade", None),
+                     ("debt", None))
+    OUT_CREDITOR_TO_BANK = True  # a debt to a seat gone bankrupt is paid to the bank
+    money = staticmethod(_money)
+
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
-        rules = rules if rules is not None else Rules()
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a businessman Rules value, got {type(rules).__name__}")
-        if not (seed is None or (type(seed) is int and seed >= 0)):
-            raise SeedError(f"seed must be a whole number from 0 up (an int, not a bool or "
-                            f"float), or None; got {show(seed)}")
+        rules = self._seat_table(rules, seed)
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.seed = seed
-        self.rng = random.Random(seed)
         self.cash = [_F.starting_cash] * n
         self.track = [B.BIG] * n
         self.position = [0] * n
@@ -155,13 +160,6 @@ class Game:
         self.version = 0  # counts applied actions
 
     # ------------------------------------------------------------------ queries
-    @property
-    def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
-
-    def active_seats(self) -> list[int]:
-        return [s for s in range(self.num_players) if not self.bankrupt[s]]
-
     def lots_of(self, seat: int) -> list[int]:
         """The lots (and the Supermarket) ``seat`` owns."""
         return [c for c in _OWNABLES if self.owner[c] == seat]
@@ -215,9 +213,6 @@ class Game:
                 if not self.mortgaged[c]:
                     total += _PLEDGE[c]
         return total
-
-    def debt_owed(self) -> int:
-        return sum(self.debt[3::2]) if self.debt else 0
 
     def tokens_left(self) -> tuple[int, int]:
         """Branch and enterprise tokens still with the bank."""
@@ -432,9 +427,6 @@ class Game:
             return "the cash is no longer there"
         return None
 
-    def is_legal(self, action: object) -> bool:
-        return self._illegal_reason(action) is None
-
     def _illegal_reason(self, action: object) -> str | None:
         if self.phase == Phase.GAME_OVER:
             return "the game is over"
@@ -515,43 +507,12 @@ class Game:
             return self.card_cost(p, kind, colour, down) <= self.cash[p]
         return a in self.legal_actions()
 
-    def _illegal_message(self, action: object, reason: str) -> str:
-        what = str(action) if isinstance(action, Action) else show(action)
-        if self.phase == Phase.GAME_OVER:
-            return f"illegal action {what}: the game is over, no action is legal"
-        legal = [str(a) for a in self.legal_actions()]
-        shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
-        return (f"illegal action {what} for seat {self.current_player} in {self.phase.name}: "
-                f"{reason}. Legal now: {shown}")
-
     # ------------------------------------------------------------------ chance
-    def force_dice(self, *rolls: tuple[int, int]) -> None:
-        """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
-        for r in rolls:
-            ok = (isinstance(r, (tuple, list)) and len(r) == 2
-                  and all(type(d) is int and 1 <= d <= _SIDES for d in r))
-            if not ok:
-                raise ValueError(f"a forced roll is a pair of two dice from 1 to {_SIDES}, "
-                                 f"got {show(r)}")
-        self.forced_dice.extend((r[0], r[1]) for r in rolls)
-
-    def stack_deck(self, deck: str, *codes: str | int) -> None:
-        """Put these cards (codes like ``"SU6"`` or numbers) on top of ``deck``, first on top."""
-        if type(deck) is not str or deck not in self.decks:
-            raise ValueError(f"deck must be one of {list(self.decks)}, got {show(deck)}")
-        cards = self.decks[deck]
-        numbers = []
-        for code in codes:
-            number = code
-            if type(code) is str:
-                number = next((c.number for c in B.CARDS[deck] if c.code == code), None)
-            if type(number) is not int or number not in cards:
-                raise ValueError(f"card {show(code)} is not in the {deck} deck now")
-            numbers.append(number)
-        if len(set(numbers)) != len(numbers):
-            raise ValueError(f"each card can be stacked once, got {list(codes)}")
-        rest = [c for c in cards if c not in numbers]
-        cards[:] = numbers + rest
+    def _card_number(self, deck: str, card: object) -> object:
+        """``stack_deck`` takes card codes like ``"SU6"`` as well as numbers."""
+        if type(card) is str:
+            return next((c.number for c in B.CARDS[deck] if c.code == card), None)
+        return card
 
     def _roll(self) -> tuple[int, int]:
         if self.forced_dice:
@@ -676,15 +637,6 @@ class Game:
             log.append(f"seat {p} cancels the proposal")
         elif k == K.ACCEPT_TRADE or k == K.REJECT_TRADE:
             self._answer_trade(k == K.ACCEPT_TRADE)
-
-    # ------------------------------------------------------------------ money
-    def _pay_bank(self, seat: int, amount: int) -> None:
-        self.cash[seat] -= amount
-        self.bank_received += amount
-
-    def _bank_pays(self, seat: int, amount: int) -> None:
-        self.cash[seat] += amount
-        self.bank_paid += amount
 
     # ------------------------------------------------------------------ the turn
     def _do_roll(self, p: int) -> None:
@@ -876,10 +828,6 @@ class Game:
             self._place(p, B.BIG, _F.roulette_exit_cell)
             self.log.append(f"seat {p} leaves the roulette")
         return False
-
-    def _others_in_order(self, p: int) -> list[int]:
-        n = self.num_players
-        return [(p + i) % n for i in range(1, n) if not self.bankrupt[(p + i) % n]]
 
     def _draw(self, deck: str, p: int) -> None:
         cards = self.decks[deck]
@@ -1125,43 +1073,6 @@ class Game:
         self.current_player = p
 
     # ------------------------------------------------------------------ debts and bankruptcy
-    def _settle(self, debt: tuple[int, ...]) -> bool:
-        debtor = debt[1]
-        if self.bankrupt[debtor]:
-            return False
-        owed = sum(debt[3::2])
-        if self.cash[debtor] >= owed:
-            self._pay_debt(debt)
-            return False
-        if self.liquidation_value(debtor) < owed:
-            self._go_bankrupt(debt)
-            return False
-        self.debt = debt
-        self.phase = Phase.RAISE_FUNDS
-        self.current_player = debtor
-        self.log.append(f"seat {debtor} owes {_money(owed)} and holds "
-                        f"{_money(self.cash[debtor])}: must raise funds")
-        return True
-
-    def _pay_debt(self, debt: tuple[int, ...]) -> None:
-        debtor = debt[1]
-        for i in range(2, len(debt), 2):
-            creditor, amount = debt[i], debt[i + 1]
-            if creditor == BANK or self.bankrupt[creditor]:
-                self._pay_bank(debtor, amount)
-                self.log.append(f"seat {debtor} pays {_money(amount)} to the bank")
-            else:
-                self.cash[debtor] -= amount
-                self.cash[creditor] += amount
-                self.log.append(f"seat {debtor} pays {_money(amount)} to seat {creditor}")
-
-    def _after_raise(self, p: int) -> None:
-        if self.phase == Phase.RAISE_FUNDS and self.cash[p] >= self.debt_owed():
-            debt = self.debt
-            self.debt = None
-            self._pay_debt(debt)
-            self._run()
-
     def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
         p = debt[1]
         for i in range(2, len(debt), 2):
@@ -1194,10 +1105,8 @@ class Game:
 
     def _end_turn(self) -> None:
         p = self.turn
-        n = self.num_players
-        nxt = next((s for s in range(p + 1, n) if not self.bankrupt[s]), None)
-        if nxt is None:
-            nxt = next(s for s in range(n) if not self.bankrupt[s])
+        nxt, wrapped = self._next_seat(p)
+        if wrapped:
             limit = self.rules.max_rounds
             if limit and self.round >= limit:
                 self._finish_by_net_worth()
@@ -1209,25 +1118,6 @@ class Game:
         self.trades_made = 0
         self.phase = Phase.PRE_ROLL
         self.current_player = nxt
-
-    def _finish_by_net_worth(self) -> None:
-        worth = {s: self.net_worth(s) for s in self.active_seats()}
-        best = max(worth.values())
-        self._finish([s for s, w in worth.items() if w == best], "the highest net worth")
-
-    def _finish(self, winners: list[int], why: str) -> None:
-        self.winners = winners
-        self.tasks = []
-        self.phase = Phase.GAME_OVER
-        self.current_player = -1
-        self.pending_cell = -1
-        self.fork = -1
-        self.picks_left = 0
-        self.trade = None
-        self.debt = None
-        names = ", ".join(f"seat {s}" for s in winners)
-        self.log.append(f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
-                        f"with {why}")
 
     # ------------------------------------------------------------------ what a seat may know
     def view(self, seat: int) -> dict:
@@ -1257,22 +1147,3 @@ class Game:
             "debt": None if self.debt is None else list(self.debt),
             "winners": list(self.winners),
         }
-
-    # ------------------------------------------------------------------ copying and saving
-    def to_json(self) -> str:
-        """The whole game as JSON text; ``Game.from_json`` restores it exactly."""
-        return save_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
-        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
-        return load_json(text, Game.__new__(Game))
-
-    def clone(self) -> Game:
-        """An independent copy, cheap enough for search."""
-        g = Game.__new__(Game)
-        d = g.__dict__
-        d.update(self.__dict__)
-        for name, copy in CLONE_COPIES:
-            d[name] = copy(d[name])
-        return g

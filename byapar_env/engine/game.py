@@ -8,26 +8,23 @@ generator, and tests force them with ``force_dice`` and ``stack_deck``.
 
 from __future__ import annotations
 
-import random
-
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
-from .errors import IllegalActionError, SeedError, show
+from .errors import IllegalActionError, show
 from .rules import Rules
 from .state import (
     BANK,
     CLONE_COPIES,
+    SAVE,
     T_DEBT,
     T_END_TURN,
     T_LAND,
     T_MOVE,
     Auction,
     Phase,
-    load_json,
-    save_json,
-    seed_error,
 )
+from .table import TableGame
 
 K = ActionKind
 # Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
@@ -92,7 +89,7 @@ def _ordinal(n: int) -> str:
     return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
 
 
-class Game:
+class Game(TableGame):
     """One game of Byapar. Seats are numbered 0 to ``num_players - 1`` in turn order.
 
     Public state (read it freely; scenario tests also set it up directly):
@@ -100,21 +97,24 @@ class Game:
     ``bankrupt`` per seat; ``owner`` (-1 for the bank), ``buildings`` (0-4 houses, 5 a hotel),
     ``mortgaged`` per square; ``decks`` (card numbers, top first); ``turn``, ``round``,
     ``phase``, ``current_player``, ``log``. Every field is declared once, with its type and
-    range, in ``state.STATE``, which ``to_json``, ``from_json`` and ``clone`` follow.
+    range, in ``state.STATE``, which ``to_json``, ``from_json`` and ``clone`` follow
+    (``table.TableGame``, shared with the other games on this design).
     """
 
+    SAVE = SAVE
+    CLONE_COPIES = CLONE_COPIES
+    RULES = Rules
+    RULES_NAME = "a Rules value"
+    ACTION = Action
+    GAME_OVER = Phase.GAME_OVER
+    RAISE_PHASE = Phase.RAISE_CASH
+    RAISE_WORD = "cash"
+    DICE_SIDES = _DICE_SIDES
+    money = staticmethod(_money)
+
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
-        rules = rules if rules is not None else Rules()
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}")
-        error = seed_error(seed)
-        if error is not None:
-            raise SeedError(error)
+        rules = self._seat_table(rules, seed)
         n = rules.num_players
-        self.rules = rules
-        self.num_players = n
-        self.seed = seed
-        self.rng = random.Random(seed)
         self.cash = [rules.starting_cash] * n
         self.position = [0] * n
         self.in_jail = [False] * n
@@ -151,14 +151,6 @@ class Game:
         self.version = 0  # counts applied actions, so callers can cache what they derive
 
     # ------------------------------------------------------------------ queries
-    @property
-    def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
-
-    def active_seats(self) -> list[int]:
-        """Seats still in the game, in turn order from seat 0."""
-        return [s for s in range(self.num_players) if not self.bankrupt[s]]
-
     def places_of(self, seat: int) -> list[int]:
         return [sq for sq in B.PLACES if self.owner[sq] == seat]
 
@@ -205,10 +197,6 @@ class Game:
                 if not self.mortgaged[sq]:
                     total += _MORTGAGE_VALUE[sq]
         return total
-
-    def debt_owed(self) -> int:
-        """The amount of the debt being raised for (0 when none)."""
-        return sum(self.debt[3::2]) if self.debt else 0
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -342,10 +330,6 @@ class Game:
                     f"{_money(self.cash[payer])}")
         return None
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be taken now: a bid or offer of any amount, not only listed."""
-        return self._illegal_reason(action) is None
-
     def _illegal_reason(self, action: object) -> str | None:
         if not isinstance(action, Action):
             return f"expected an Action, got {type(action).__name__}"
@@ -394,36 +378,6 @@ class Game:
         if action in self.legal_actions():
             return None
         return "it is not among the legal actions"
-
-    # ------------------------------------------------------------------ chance
-    def force_dice(self, *rolls: tuple[int, int]) -> None:
-        """Make the next rolls these (each a pair of 1-6), before the generator is used again."""
-        for r in rolls:
-            ok = (isinstance(r, (tuple, list)) and len(r) == 2
-                  and all(type(d) is int and 1 <= d <= _DICE_SIDES for d in r))
-            if not ok:
-                raise ValueError(f"a forced roll is a pair of two dice from 1 to {_DICE_SIDES}, "
-                                 f"got {show(r)}")
-        self.forced_dice.extend((r[0], r[1]) for r in rolls)
-
-    def stack_deck(self, deck: str, *numbers: int) -> None:
-        """Put the cards with these numbers on top of ``deck``, the first named on top."""
-        if type(deck) is not str or deck not in self.decks:
-            raise ValueError(f"deck must be one of {list(self.decks)}, got {show(deck)}")
-        cards = self.decks[deck]
-        for number in numbers:
-            if type(number) is not int or number not in cards:
-                raise ValueError(f"card {show(number)} is not in the {deck} deck now: {cards}")
-        if len(set(numbers)) != len(numbers):
-            raise ValueError(f"each card can be stacked once, got {list(numbers)}")
-        rest = [c for c in cards if c not in numbers]
-        cards[:] = list(numbers) + rest
-
-    def _roll(self) -> tuple[int, int]:
-        if self.forced_dice:
-            return self.forced_dice.pop(0)
-        r = self.rng.random
-        return int(r() * _DICE_SIDES) + 1, int(r() * _DICE_SIDES) + 1
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action) -> None:
@@ -502,26 +456,8 @@ class Game:
             if not self._advance_auction():
                 self._run()
 
-    def _illegal_message(self, action: object, reason: str) -> str:
-        # An Action names itself safely whatever its fields; anything else is cut short.
-        what = str(action) if isinstance(action, Action) else show(action)
-        if self.phase == Phase.GAME_OVER:
-            return f"illegal action {what}: the game is over, no action is legal"
-        legal = [str(a) for a in self.legal_actions()]
-        shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
-        if self.can_offer_trade():
-            shown += ", or a trade offer"
-        return (f"illegal action {what} for seat {self.current_player} in "
-                f"{self.phase.name}: {reason}. Legal now: {shown}")
-
-    # ------------------------------------------------------------------ money
-    def _pay_bank(self, seat: int, amount: int) -> None:
-        self.cash[seat] -= amount
-        self.bank_received += amount
-
-    def _bank_pays(self, seat: int, amount: int) -> None:
-        self.cash[seat] += amount
-        self.bank_paid += amount
+    def _also_legal(self) -> str:
+        return ", or a trade offer" if self.can_offer_trade() else ""
 
     # ------------------------------------------------------------------ the turn
     def _do_roll(self, p: int) -> None:
@@ -681,10 +617,6 @@ class Game:
             for s in reversed(self._others_in_order(p)):
                 self.tasks.append((T_DEBT, s, p, card.amount))
 
-    def _others_in_order(self, p: int) -> list[int]:
-        n = self.num_players
-        return [(p + i) % n for i in range(1, n) if not self.bankrupt[(p + i) % n]]
-
     def _end_turn(self) -> None:
         p = self.turn
         if self.roll_again and not self.bankrupt[p]:
@@ -697,10 +629,8 @@ class Game:
             return
         self.roll_again = False
         self.doubles = 0
-        n = self.num_players
-        nxt = next((s for s in range(p + 1, n) if not self.bankrupt[s]), None)
-        if nxt is None:
-            nxt = next(s for s in range(n) if not self.bankrupt[s])
+        nxt, wrapped = self._next_seat(p)
+        if wrapped:
             self.round += 1
             if self.round > self.rules.round_limit:
                 self.round = self.rules.round_limit
@@ -712,20 +642,6 @@ class Game:
         self.offers_made = 0
         self.phase = Phase.PRE_ROLL
         self.current_player = nxt
-
-    def _finish_by_net_worth(self) -> None:
-        worth = {s: self.net_worth(s) for s in self.active_seats()}
-        best = max(worth.values())
-        self._finish([s for s, w in worth.items() if w == best], "the highest net worth")
-
-    def _finish(self, winners: list[int], why: str) -> None:
-        self.winners = winners
-        self.tasks = []
-        self.phase = Phase.GAME_OVER
-        self.current_player = -1
-        names = ", ".join(f"seat {s}" for s in winners)
-        self.log.append(f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
-                        f"with {why}")
 
     # ------------------------------------------------------------------ auctions
     def _start_auction(self, sq: int) -> bool:
@@ -796,45 +712,6 @@ class Game:
         self.current_player = p
 
     # ------------------------------------------------------------------ debts and bankruptcy
-    def _settle(self, debt: tuple[int, ...]) -> bool:
-        """Pay ``debt`` if the cash is there; else ask to raise it, or go bankrupt at once."""
-        debtor = debt[1]
-        owed = sum(debt[3::2])
-        if owed == 0 or self.bankrupt[debtor]:
-            return False
-        if self.cash[debtor] >= owed:
-            self._pay_debt(debt)
-            return False
-        if self.liquidation_value(debtor) < owed:
-            self._go_bankrupt(debt)
-            return False
-        self.debt = debt
-        self.phase = Phase.RAISE_CASH
-        self.current_player = debtor
-        self.log.append(f"seat {debtor} owes {_money(owed)} and holds "
-                        f"{_money(self.cash[debtor])}: must raise cash")
-        return True
-
-    def _pay_debt(self, debt: tuple[int, ...]) -> None:
-        debtor = debt[1]
-        for i in range(2, len(debt), 2):
-            creditor, amount = debt[i], debt[i + 1]
-            if creditor == BANK:
-                self._pay_bank(debtor, amount)
-                self.log.append(f"seat {debtor} pays {_money(amount)} to the bank")
-            else:
-                self.cash[debtor] -= amount
-                self.cash[creditor] += amount
-                self.log.append(f"seat {debtor} pays {_money(amount)} to seat {creditor}")
-
-    def _after_raise(self, p: int) -> None:
-        """After a sale or mortgage while raising cash: pay as soon as the cash is there."""
-        if self.phase == Phase.RAISE_CASH and self.cash[p] >= self.debt_owed():
-            debt = self.debt
-            self.debt = None
-            self._pay_debt(debt)
-            self._run()
-
     def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
         p = debt[1]
         creditors = [debt[i] for i in range(2, len(debt), 2) if debt[i] != BANK]
@@ -877,24 +754,3 @@ class Game:
         left = self.active_seats()
         if len(left) == 1:
             self._finish(left, "everyone else bankrupt")
-
-
-    # ------------------------------------------------------------------ copying and saving
-    def to_json(self) -> str:
-        """The whole game as JSON text; ``Game.from_json`` restores it exactly."""
-        return save_json(self)
-
-    @classmethod
-    def from_json(cls, text: str) -> Game:
-        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
-        return load_json(text, Game.__new__(Game))
-
-    def clone(self) -> Game:
-        """An independent copy, cheap enough for search. It copies the mutable fields that
-        ``state.STATE`` declares and shares the rest (immutable, or set by callers)."""
-        g = Game.__new__(Game)
-        d = g.__dict__
-        d.update(self.__dict__)
-        for name, copy in CLONE_COPIES:
-            d[name] = copy(d[name])
-        return g
