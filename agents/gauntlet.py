@@ -34,13 +34,17 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from . import LEVEL_NAMES
 from .arena import ArenaConfig, ArenaError, run_arena
 from .arena import validate as validate_arena
 from .outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from .panel import PANEL_NAMES
 from .population import EVALUATION_SEEDS, evaluation_names
 
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = LEVEL_NAMES
 DEFAULT_OPPONENTS = LEVELS + PANEL_NAMES
 DEFAULT_SIZES = (2, 4, 6)
 # The opponent groups, whether the player may have seen each (training, selection), in the order
@@ -75,9 +79,9 @@ class GauntletConfig:
     games: int = 400
     seed: int = 0
     workers: int = 1
-    rounds: int | None = 40
-    starting_cash: int = 15_000
-    auctions: bool = True
+    rounds: int | None = RULES_FIGURES.default_rounds
+    starting_cash: int = RULES_FIGURES.default_starting_cash
+    auctions: bool = RULES_FIGURES.default_auctions
     backend: str = "local"  # or "ray": where each cell's games run (results do not change)
     address: str | None = None
     # Opponent groups (GROUP_NAMES); when given they replace ``opponents``.
@@ -133,8 +137,8 @@ def validate(config: GauntletConfig) -> None:
     if not config.cells():
         raise ArenaError("the gauntlet has no opponent other than the player itself")
     for n in config.sizes:
-        if not isinstance(n, int) or not 2 <= n <= 6:
-            raise ArenaError(f"table sizes must be from 2 to 6, got {n}")
+        if not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ArenaError(f"table sizes must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {n}")
     if len(set(config.sizes)) != len(config.sizes) or not config.sizes:
         raise ArenaError(f"table sizes must be distinct and at least one, got {config.sizes}")
     for opponent in dict.fromkeys(o for o, _ in config.cells()):

@@ -32,8 +32,9 @@ from pathlib import Path
 from byapar_training.common import TRAIN_PACKAGES, UsageError, require
 
 # One parser for every command, byapar simulate's included (imported by the subcommands' modules)
-from byapar_env.cli_args import ArgumentParser
+from byapar_env.cli_args import ArgumentParser, add_table_flags
 from byapar_env.engine.errors import ByaparError
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 DISTRIBUTION = "byapar-env"
 
@@ -107,26 +108,20 @@ def require_backend(args: argparse.Namespace, command: str) -> None:
 
 
 def arena_parser() -> ArgumentParser:
-    from byapar_agents.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
+    from byapar_agents.arena import MAX_GAMES, MAX_SEED, ArenaConfig, default_workers, max_workers
 
     ap = ArgumentParser(prog="byapar arena", description="Computer players against each other.")
-    ap.add_argument("--players", default="hard,medium,easy,random",
-                    help="comma-separated player kinds, one per seat (2 to 6): random, easy, "
+    ap.add_argument("--players", default=",".join(ArenaConfig.players),
+                    help=f"comma-separated player kinds, one per seat ({MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS}): random, easy, "
                          "medium, hard, a panel name or a checkpoint folder")
-    ap.add_argument("--games", type=int, default=400, help=f"games, from 1 to {MAX_GAMES:,}")
-    ap.add_argument("--seed", type=int, default=0,
+    ap.add_argument("--games", type=int, default=ArenaConfig.games,
+                    help=f"games, from 1 to {MAX_GAMES:,}")
+    ap.add_argument("--seed", type=int, default=ArenaConfig.seed,
                     help=f"the run's seed (each game's comes from it and the game's number), "
                          f"from 0 to {MAX_SEED:,}")
     add_backend_flags(ap, default_workers(), max_workers())
-    length = ap.add_mutually_exclusive_group()
-    length.add_argument("--rounds", type=int, default=40,
-                        help="rounds a game lasts (the richest player wins after the last)")
-    length.add_argument("--until-one-left", action="store_true",
-                        help="play until one player is left (the richest wins after 100 rounds)")
-    ap.add_argument("--starting-cash", type=int, default=15_000,
-                    help="each player's cash at the start, a positive multiple of 100")
-    ap.add_argument("--no-auctions", action="store_true",
-                    help="a place nobody buys stays with the bank instead of going to auction")
+    add_table_flags(ap)
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON to PATH (default: not written)")
     ap.add_argument("--plot", metavar="PATH", default=None,
@@ -188,7 +183,8 @@ def _sizes(text: str) -> tuple[int, ...]:
         return tuple(int(x) for x in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated table sizes from 2 to 6, got {text!r}") from None
+            f"expected comma-separated table sizes from {MIN_PLAYERS} to {MAX_PLAYERS}, got "
+            f"{text!r}") from None
 
 
 def gauntlet_parser() -> ArgumentParser:
@@ -198,6 +194,7 @@ def gauntlet_parser() -> ArgumentParser:
         DEFAULT_SIZES,
         GROUP_NAMES,
         MAX_POPULATION,
+        GauntletConfig,
     )
 
     ap = ArgumentParser(
@@ -220,10 +217,11 @@ def gauntlet_parser() -> ArgumentParser:
                     help="also a mixed table per group and size from 3 seats: the player and "
                          "the group's members, one of each in turn")
     ap.add_argument("--sizes", type=_sizes, default=DEFAULT_SIZES,
-                    help="comma-separated table sizes, from 2 to 6")
-    ap.add_argument("--games", type=int, default=400,
+                    help=f"comma-separated table sizes, from {MIN_PLAYERS} to {MAX_PLAYERS}")
+    ap.add_argument("--games", type=int, default=GauntletConfig.games,
                     help=f"games per opponent and table size, from 1 to {MAX_GAMES:,}")
-    ap.add_argument("--seed", type=int, default=0, help=f"the run's seed, from 0 to {MAX_SEED:,}")
+    ap.add_argument("--seed", type=int, default=GauntletConfig.seed,
+                    help=f"the run's seed, from 0 to {MAX_SEED:,}")
     add_backend_flags(ap, default_workers(), max_workers())
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON after each cell; a run started again "

@@ -1,10 +1,13 @@
 """The command line's shared argument parser: each flag's default in its help, and a bad value
-refused in one line with exit status 2. Here, in the lowest layer that has a command
-(``byapar simulate``), so that every ``byapar`` command uses the same one."""
+refused in one line with exit status 2; and the table options' flags, whose defaults and
+figures are ``RULES_FIGURES``'s. Here, in the lowest layer that has a command
+(``byapar simulate``), so that every ``byapar`` command uses the same ones."""
 
 from __future__ import annotations
 
 import argparse
+
+from .engine.board import RULES_FIGURES
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -35,3 +38,24 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def add_table_flags(ap: argparse.ArgumentParser, players: bool = False) -> None:
+    """The table options (``engine.rules.Rules``) as flags, with ``RULES_FIGURES``'s defaults:
+    ``--rounds`` or ``--until-one-left``, ``--starting-cash``, ``--no-auctions``, and with
+    ``players`` a ``--players`` count. The values are checked where the ``Rules`` are made."""
+    f = RULES_FIGURES
+    if players:
+        ap.add_argument("--players", type=int, default=f.default_num_players,
+                        help=f"players at the table, from {f.min_players} to {f.max_players}")
+    length = ap.add_mutually_exclusive_group()
+    length.add_argument("--rounds", type=int, default=f.default_rounds,
+                        help="rounds a game lasts (the richest player wins after the last)")
+    length.add_argument("--until-one-left", action="store_true",
+                        help=f"play until one player is left (the richest wins after "
+                             f"{f.until_one_left_round_cap} rounds)")
+    ap.add_argument("--starting-cash", type=int, default=f.default_starting_cash,
+                    help=f"each player's cash at the start, a positive multiple of "
+                         f"{f.starting_cash_step}")
+    ap.add_argument("--no-auctions", action="store_true", default=not f.default_auctions,
+                    help="a place nobody buys stays with the bank instead of going to auction")

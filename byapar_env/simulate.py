@@ -11,7 +11,7 @@ import random
 import sys
 import time
 
-from .cli_args import ArgumentParser
+from .cli_args import ArgumentParser, add_table_flags
 from .engine import Game, Rules, RulesError
 
 # Game g is seeded with seed + g. Seeds start at 0 (random.Random folds a negative seed onto its
@@ -57,16 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = ArgumentParser(prog="byapar simulate", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=500,
                     help=f"games to play, from 1 to {MAX_GAMES:,}")
-    ap.add_argument("--players", type=int, default=4, help="players at the table, from 2 to 6")
-    length = ap.add_mutually_exclusive_group()
-    length.add_argument("--rounds", type=int, default=40,
-                        help="rounds a game lasts (the richest player wins after the last)")
-    length.add_argument("--until-one-left", action="store_true",
-                        help="play until one player is left (the richest wins after 100 rounds)")
-    ap.add_argument("--starting-cash", type=int, default=15_000,
-                    help="each player's cash at the start, a positive multiple of 100")
-    ap.add_argument("--no-auctions", action="store_true",
-                    help="a place nobody buys stays with the bank instead of going to auction")
+    add_table_flags(ap, players=True)
     ap.add_argument("--seed", type=int, default=0,
                     help=f"game g is seeded with SEED + g; from 0 to {MAX_SEED:,}")
     ap.add_argument("--log", type=int, metavar="GAME", default=None,

@@ -72,6 +72,24 @@ def _check_every_flag(name: str, parser: argparse.ArgumentParser) -> None:
     assert "(default:" in text
 
 
+@pytest.mark.parametrize("name", ["arena", "simulate"])
+def test_table_flags_take_the_rules_figures(name) -> None:
+    """One home for the table options' defaults: RULES_FIGURES, read by every parser."""
+    from byapar_agents.arena import ArenaConfig
+    from byapar_agents.gauntlet import GauntletConfig
+
+    from byapar_env.engine.board import RULES_FIGURES as F
+
+    args = _parsers()[name].parse_args([])
+    assert (args.rounds, args.until_one_left, args.starting_cash, args.no_auctions) == (
+        F.default_rounds, False, F.default_starting_cash, not F.default_auctions)
+    if name == "simulate":
+        assert args.players == F.default_num_players
+    for config in (ArenaConfig(), GauntletConfig()):
+        assert (config.rounds, config.starting_cash, config.auctions) == (
+            F.default_rounds, F.default_starting_cash, F.default_auctions)
+
+
 @pytest.mark.parametrize("name", ["arena", "gauntlet", "export", "simulate"])
 def test_every_flag_has_help_and_shows_its_default(name) -> None:
     _check_every_flag(name, _parsers()[name])
