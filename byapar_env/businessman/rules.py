@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from ..engine.errors import RulesError, show
+from ..engine.table import TableRules, is_whole
 from . import board as B
 
 _F = B.FIGURES
@@ -14,12 +15,8 @@ DEFAULT_NUM_PLAYERS = _F.default_num_players
 DEFAULT_MAX_ROUNDS = _F.default_max_rounds
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
-class Rules:
+class Rules(TableRules):
     """The options of one table.
 
     ``num_players`` 2 to 6. ``max_rounds``: the game ends after this many rounds with the
@@ -33,28 +30,11 @@ class Rules:
     abroad_enabled: bool = True
 
     def __post_init__(self) -> None:
-        if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise RulesError(
-                f"num_players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"got {show(self.num_players)}")
-        if not _is_int(self.max_rounds) or self.max_rounds < 0:
+        self.check_players(MIN_PLAYERS, MAX_PLAYERS)
+        if not is_whole(self.max_rounds) or self.max_rounds < 0:
             raise RulesError(
                 f"max_rounds must be a whole number from 0 up ({DEFAULT_MAX_ROUNDS} by default, "
                 f"0 for no limit), got {show(self.max_rounds)}")
         if not isinstance(self.abroad_enabled, bool):
             raise RulesError(f"abroad_enabled must be True or False, got "
                              f"{show(self.abroad_enabled)}")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Rules:
-        if not isinstance(data, dict):
-            raise RulesError(f"rules must be a mapping of option names to values, got {show(data)}")
-        allowed = set(cls.__dataclass_fields__)
-        unknown = set(data) - allowed
-        if unknown:
-            raise RulesError(f"unknown table options {show(sorted(map(str, unknown)))}; "
-                             f"allowed: {sorted(allowed)}")
-        return cls(**data)

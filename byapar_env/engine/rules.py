@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from . import board
 from .errors import RulesError, show
+from .table import TableRules, is_whole
 
 # The table options' figures live in ``board.RULES_FIGURES`` (covered by the board hash); these
 # names are read from there for the callers that import them from this module.
@@ -20,12 +21,8 @@ UNTIL_ONE_LEFT_ROUND_CAP = _F.until_one_left_round_cap
 DEFAULT_AUCTIONS = _F.default_auctions
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
-class Rules:
+class Rules(TableRules):
     """The options of one table.
 
     ``rounds`` is the game length in rounds (40 by default, 20 is the quick preset, any positive
@@ -41,19 +38,15 @@ class Rules:
     auctions: bool = DEFAULT_AUCTIONS
 
     def __post_init__(self) -> None:
-        if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise RulesError(
-                f"num_players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"got {show(self.num_players)}"
-            )
-        if self.rounds is not None and (not _is_int(self.rounds) or self.rounds < 1):
+        self.check_players(MIN_PLAYERS, MAX_PLAYERS)
+        if self.rounds is not None and (not is_whole(self.rounds) or self.rounds < 1):
             raise RulesError(
                 f"rounds must be a positive whole number ({DEFAULT_ROUNDS} is the default, "
                 f"{min(ROUND_PRESETS)} the quick game) "
                 f"or None to play until one player is left, got {show(self.rounds)}"
             )
         if (
-            not _is_int(self.starting_cash)
+            not is_whole(self.starting_cash)
             or self.starting_cash <= 0
             or self.starting_cash % _F.starting_cash_step
         ):
@@ -69,17 +62,3 @@ class Rules:
     def round_limit(self) -> int:
         """The last round that is played: ``rounds``, or the cap when playing until one is left."""
         return UNTIL_ONE_LEFT_ROUND_CAP if self.rounds is None else self.rounds
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Rules:
-        if not isinstance(data, dict):
-            raise RulesError(f"rules must be a mapping of option names to values, got {show(data)}")
-        allowed = set(cls.__dataclass_fields__)
-        unknown = set(data) - allowed
-        if unknown:
-            raise RulesError(f"unknown table options {show(sorted(map(str, unknown)))}; "
-                             f"allowed: {sorted(allowed)}")
-        return cls(**data)

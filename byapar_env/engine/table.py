@@ -5,7 +5,8 @@ time: seats numbered 0 to ``num_players - 1``, a seeded generator, a turn's task
 that moves between the seats and the bank, debts raised by selling and pledging, and a state
 declared once (``schema``) that clone, save and load follow. ``TableGame`` holds the parts
 that are the same in every such game; each game's ``Game`` subclasses it and sets the class
-attributes below to its own phases, figures and saved form, and keeps its rules.
+attributes below to its own phases, figures and saved form, and keeps its rules. ``TableRules``
+is the same for each game's table options.
 Standard library only.
 """
 
@@ -13,10 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import asdict
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from .errors import SeedError, show
+from .errors import RulesError, SeedError, show
 from .schema import BANK, SaveFormat, seed_error
 
 
@@ -270,3 +272,34 @@ class TableGame:
         for name, copy in self.CLONE_COPIES:
             d[name] = copy(d[name])
         return g
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is an int and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class TableRules:
+    """The shared half of a game's frozen ``Rules`` dataclass: ``num_players`` checked against
+    the game's range, and the value to and from a plain mapping of its options."""
+
+    num_players: int
+
+    def check_players(self, lo: int, hi: int) -> None:
+        if not is_whole(self.num_players) or not lo <= self.num_players <= hi:
+            raise RulesError(f"num_players must be a whole number from {lo} to {hi}, "
+                             f"got {show(self.num_players)}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Any:
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be a mapping of option names to values, got {show(data)}")
+        allowed = set(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        unknown = set(data) - allowed
+        if unknown:
+            raise RulesError(f"unknown table options {show(sorted(map(str, unknown)))}; "
+                             f"allowed: {sorted(allowed)}")
+        return cls(**data)
