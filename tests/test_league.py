@@ -19,6 +19,7 @@ from byapar_agents.hard import DEFAULT_CHECKPOINT  # noqa: E402
 from byapar_agents.network import load_checkpoint  # noqa: E402
 from byapar_training.league import (  # noqa: E402
     PFSP_FLOOR,
+    POPULATION,
     LeaguePool,
     LeagueSeatEnv,
     league_scores,
@@ -65,6 +66,32 @@ def test_league_pool_draws_by_pfsp_and_keeps_the_latest_share(tmp_path) -> None:
     # The snapshot is loaded once and shared; hand-written players are fresh each time.
     a, b = pool(random.Random(1), 2), pool(random.Random(1), 2)
     assert [p.league_key for p in a] == [p.league_key for p in b]
+
+
+def test_the_population_member_seats_fresh_training_players_with_one_score(tmp_path) -> None:
+    from byapar_agents.population import TRAINING_SEEDS, PopulationPlayer
+
+    pool = LeaguePool(str(tmp_path), (POPULATION,), (), 0.0, 0)
+    seats = pool(random.Random(3), 5, single=True)
+    assert all(isinstance(p, PopulationPlayer) and p.league_key == POPULATION for p in seats)
+    seeds = [p.seed for p in seats]
+    assert len(set(seeds)) == 5 and all(s in TRAINING_SEEDS for s in seeds)
+    assert [p.seed for p in pool(random.Random(3), 5, single=True)] == seeds  # seeded
+    pool.report([POPULATION] * 2, 2.0, [1.0, 3.0])
+    assert pool.games == {POPULATION: 2} and pool.members() == [POPULATION]
+
+
+@pytest.mark.parametrize("flag, name", [
+    ("league", "outside-monopyly-huw"), ("league", "pop-1000000"),
+    ("eval_tables", "outside-chrisaacson-aggressive:3"), ("eval_tables", "pop-1000003:3")])
+def test_training_refuses_the_unseen_opponents(tmp_path, flag, name) -> None:
+    from byapar_training.checks import check_config
+    from byapar_training.config import Config, ConfigError
+
+    with pytest.raises(ConfigError, match="is kept unseen"):
+        check_config(Config(run_dir=str(tmp_path / "run"), **{flag: name}))
+    check_config(Config(run_dir=str(tmp_path / "run"),
+                        league="population,outside-monopyly-sophie,pop-99999"))
 
 
 def test_a_name_listed_twice_is_drawn_twice_as_often_with_one_score(tmp_path) -> None:

@@ -16,12 +16,15 @@ from pathlib import Path
 from byapar_agents import make_agent
 from byapar_agents.arena import MAX_GAMES, max_workers
 from byapar_agents.network import load_checkpoint
+from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
+from byapar_agents.population import TRAINING_SEEDS, population_seed
 
 from byapar_env.byapar_v0 import REWARD_MODES
 
 from .common import require
 from .config import MAX_ENVS, MAX_SEED, Config, ConfigError, names
 from .evaluation import parse_eval_tables
+from .league import POPULATION
 
 
 def _whole(flag: str, value: int, low: int, high: int | None = None) -> None:
@@ -41,6 +44,16 @@ def _player(flag: str, name: str) -> None:
         make_agent(name)
     except ValueError as exc:  # UnknownAgentError and CheckpointError say why
         raise ConfigError(f"{flag}: {exc}") from None
+
+
+def _unseen_refused(name: str, flag: str = "--league") -> None:
+    """The unseen opponents never train: the outside panel's unseen half and the population's
+    evaluation seeds (``byapar_agents.outside``, ``byapar_agents.population``)."""
+    seed = population_seed(name)
+    if name in UNSEEN_OUTSIDE or (seed is not None and seed not in TRAINING_SEEDS):
+        raise ConfigError(f"{flag}: {name!r} is kept unseen (evaluation only); training may use "
+                          f"{', '.join(SEEN_OUTSIDE)}, {POPULATION!r} or pop-SEED with a seed "
+                          f"below {TRAINING_SEEDS.stop:,}")
 
 
 def check_config(config: Config) -> None:
@@ -92,6 +105,9 @@ def check_config(config: Config) -> None:
         _number("--" + flag.replace("_", "-"), getattr(config, flag), 0.0, 1.0)
     _whole("--pool-window", config.pool_window, 0)
     for name in names(config.league):
+        if name == POPULATION:
+            continue
+        _unseen_refused(name)
         _player("--league", name)
     for folder in names(config.exploiters):
         if not Path(folder).is_dir():
@@ -123,6 +139,7 @@ def check_config(config: Config) -> None:
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     for _, name, _ in tables:
+        _unseen_refused(name, "--eval-tables")  # selection is training too
         _player("--eval-tables", name)
 
 

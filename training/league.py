@@ -6,7 +6,9 @@ The learner's opponents come from three sources, as in AlphaStar's league (Vinya
 - the newest snapshot of the learner (``latest_share`` of the seats): plain self-play keeps the
   learner moving and meeting its own current habits;
 - everyone else, drawn by **prioritised fictitious self-play (PFSP)**: the hand-written players
-  named in ``league`` (the strategic panel of :mod:`byapar_agents.panel` and the levels), the
+  named in ``league`` (the strategic panel of :mod:`byapar_agents.panel`, the levels, the
+  training half of the outside panel, and ``population``: a fresh player of the generated
+  population at each draw, from its training seeds, all of them one member), the
   exploiter checkpoints named in ``exploiters`` (players trained by ``byapar exploit`` to beat
   a frozen learner), and the window of recent snapshots. A member is drawn with weight
   ``(1 - p) ** 2 + 0.02``, where ``p`` is the learner's recent head-to-head score against it
@@ -36,10 +38,15 @@ from pathlib import Path
 
 import numpy as np
 from byapar_agents import LearnedPlayer, make_agent
+from byapar_agents.population import training_names
 
 from byapar_env.single_seat import SingleSeatEnv
 
 PFSP_FLOOR = 0.02
+# The league name of the generated population (byapar_agents.population): one member with one
+# score, whose every draw seats a fresh player from a training seed, so a run meets thousands
+# of distinct valuations and never the evaluation seeds.
+POPULATION = "population"
 SCORE_DECAY = 0.98  # the moving average's weight on the past: about the last 50 games count
 REPORT_EVERY = 50  # episodes between writes of the scores to the run folder
 
@@ -77,7 +84,9 @@ class LeaguePool:
         """Every member PFSP draws from: names, exploiter folders and snapshot folders."""
         return list(self.league) + list(self.exploiters) + [str(p) for p in self.snapshots()]
 
-    def _player(self, key: str):
+    def _player(self, key: str, rng: random.Random | None = None):
+        if key == POPULATION:
+            return make_agent(training_names(1, rng or random.Random())[0])
         if key in self._fixed:
             return self._fixed[key]
         if key in self.league:
@@ -104,7 +113,7 @@ class LeaguePool:
 
         chosen = [rng.choices(members, weights)[0]] * count if single else [
             draw() for _ in range(count)]
-        players = [self._player(k) for k in chosen]
+        players = [self._player(k, rng) for k in chosen]
         for p, k in zip(players, chosen, strict=True):
             p.league_key = k
         return players
