@@ -19,35 +19,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from ..engine.schema import (  # noqa: F401 (BANK, T_DEBT: read from here too)
-    BANK,
-    T_DEBT,
-    Bool,
-    DecksKind,
-    Derived,
-    Field,
-    Int,
-    Kind,
-    Maybe,
-    OneOf,
-    PhaseKind,
-    RngKind,
-    RulesKind,
-    SaveFormat,
-    SeedKind,
-    Seq,
-    TaskKind,
-    Text,
-    check_deck,
-    check_dice,
-    check_over,
-    clone_copies,
-    expect,
-    fail,
-    last_seat,
-    per_seat,
-    record,
-)
+from ..engine import schema as S
+from ..engine.schema import BANK, T_DEBT, Field, fail  # noqa: F401 (T_DEBT: read from here)
 from . import board as B
 from .rules import Rules
 
@@ -122,7 +95,7 @@ class Trade:
         return not self.give and not self.take and not any(self.shares)
 
 
-class BusinessmanTaskKind(TaskKind):
+class BusinessmanTaskKind(S.TaskKind):
     allowed = ("a task: [0] end turn, [1, roll 2-12] move, [2] land, [3, debtor, creditor, "
                "amount, ...] debt, [4] session, [5] session trade, [6, shares 1-5] picks, "
                "[7, cell] buy offer, [8, spins 1-3, roulette cell] Hotel spins")
@@ -147,7 +120,7 @@ class BusinessmanTaskKind(TaskKind):
 _TRADE_KEYS = ("target", "give", "take", "shares", "cash", "steps")
 
 
-class TradeKind(Kind):
+class TradeKind(S.Kind):
     copies = True
     plain = False
 
@@ -158,76 +131,67 @@ class TradeKind(Kind):
         return value.to_dict()
 
     def load(self, raw: Any, where: str, game: Game) -> Trade:
-        raw = record(raw, where, _TRADE_KEYS)
-        target = Int(0, last_seat).load(raw["target"], f"{where}.target", game)
-        cells = Seq(Int(0, B.NUM_CELLS - 1))
+        raw = S.record(raw, where, _TRADE_KEYS)
+        target = S.Int(0, S.last_seat).load(raw["target"], f"{where}.target", game)
+        cells = S.Seq(S.Int(0, B.NUM_CELLS - 1))
         give = cells.load(raw["give"], f"{where}.give", game)
         take = cells.load(raw["take"], f"{where}.take", game)
-        shares = Seq(Int(-_F.shares_per_colour, _F.shares_per_colour), B.NUM_COLOURS).load(
+        shares = S.Seq(S.Int(-_F.shares_per_colour, _F.shares_per_colour), B.NUM_COLOURS).load(
             raw["shares"], f"{where}.shares", game)
-        cash = Int().load(raw["cash"], f"{where}.cash", game)
-        steps = Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
+        cash = S.Int().load(raw["cash"], f"{where}.cash", game)
+        steps = S.Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
         return Trade(target, give, take, shares, cash, steps)
 
 
-def _per_cell(item: Kind) -> Seq:
-    return Seq(item, B.NUM_CELLS)
+def _per_cell(item: S.Kind) -> S.Seq:
+    return S.Seq(item, B.NUM_CELLS)
 
 
-def _colours(item: Kind) -> Seq:
-    return Seq(item, B.NUM_COLOURS)
+def _colours(item: S.Kind) -> S.Seq:
+    return S.Seq(item, B.NUM_COLOURS)
 
 
-_SEAT = Int(0, last_seat)
-_KIND = Int(0, B.NUM_EXCHANGE_KINDS - 1)
+_SEAT = S.Int(0, S.last_seat)
+_KIND = S.Int(0, B.NUM_EXCHANGE_KINDS - 1)
 
 STATE: tuple[Field, ...] = (
-    Field("rules", RulesKind(Rules)),
-    Field("num_players", Derived(lambda g: g.rules.num_players)),
-    Field("seed", SeedKind()),
-    Field("rng", RngKind()),
-    Field("cash", per_seat(Int(0))),
-    Field("track", per_seat(Int(0, 3))),
-    Field("position", per_seat(Int(0, B.NUM_CELLS - 1))),
-    Field("laps", per_seat(Int(0))),
-    Field("shares", per_seat(_colours(Int(0, _F.shares_per_colour)))),
-    Field("hands", per_seat(Seq(_KIND))),
-    Field("passes", per_seat(Seq(OneOf(B.DECKS)))),
-    Field("bankrupt", per_seat(Bool())),
-    Field("owner", _per_cell(Int(BANK, last_seat))),
-    Field("level", _per_cell(Int(0, 2))),
-    Field("mortgaged", _per_cell(Bool())),
-    Field("pledge_lap", _per_cell(Int(-1))),
-    Field("prices", _colours(Int(_F.price_min, _F.price_max))),
-    Field("supply", _colours(Int(0, _F.shares_per_colour))),
-    Field("played", Seq(_KIND)),
-    Field("decks", DecksKind(B.DECK_SIZE)),
+    *S.opening_fields(Rules),
+    Field("track", S.per_seat(S.Int(0, 3))),
+    Field("position", S.per_seat(S.Int(0, B.NUM_CELLS - 1))),
+    Field("laps", S.per_seat(S.Int(0))),
+    Field("shares", S.per_seat(_colours(S.Int(0, _F.shares_per_colour)))),
+    Field("hands", S.per_seat(S.Seq(_KIND))),
+    Field("passes", S.per_seat(S.Seq(S.OneOf(B.DECKS)))),
+    Field("bankrupt", S.per_seat(S.Bool())),
+    Field("owner", _per_cell(S.Int(BANK, S.last_seat))),
+    Field("level", _per_cell(S.Int(0, 2))),
+    Field("mortgaged", _per_cell(S.Bool())),
+    Field("pledge_lap", _per_cell(S.Int(-1))),
+    Field("prices", _colours(S.Int(_F.price_min, _F.price_max))),
+    Field("supply", _colours(S.Int(0, _F.shares_per_colour))),
+    Field("played", S.Seq(_KIND)),
+    Field("decks", S.DecksKind(B.DECK_SIZE)),
     Field("turn", _SEAT),
-    Field("round", Int(1)),
-    Field("turn_count", Int(1)),
-    Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
-    Field("trades_made", Int(0, _F.max_trades_per_turn)),
-    Field("phase", PhaseKind(Phase)),
-    Field("current_player", Int(-1, last_seat)),
-    Field("tasks", Seq(BusinessmanTaskKind())),
-    Field("pending_cell", Int(-1, B.NUM_CELLS - 1)),
-    Field("fork", Int(-1, len(B.FORK_NAMES) - 1)),
-    Field("picks_left", Int(0, 5)),
-    Field("session_bought", _colours(Int(0, _F.session_buy_limit))),
-    Field("trade", Maybe(TradeKind())),
-    Field("debt", Maybe(BusinessmanTaskKind(debt_only=True))),
-    Field("winners", Seq(_SEAT)),
-    Field("forced_dice", Seq(Seq(Int(1, _F.dice_sides), 2, as_tuple=True))),
-    Field("bank_paid", Int(0)),
-    Field("bank_received", Int(0)),
-    Field("log", Seq(Text())),
-    Field("version", Derived(lambda g: 0)),
+    Field("round", S.Int(1)),
+    Field("turn_count", S.Int(1)),
+    Field("dice", S.Seq(S.Int(0, _F.dice_sides), 2, as_tuple=True)),
+    Field("trades_made", S.Int(0, _F.max_trades_per_turn)),
+    Field("phase", S.PhaseKind(Phase)),
+    Field("current_player", S.Int(-1, S.last_seat)),
+    Field("tasks", S.Seq(BusinessmanTaskKind())),
+    Field("pending_cell", S.Int(-1, B.NUM_CELLS - 1)),
+    Field("fork", S.Int(-1, len(B.FORK_NAMES) - 1)),
+    Field("picks_left", S.Int(0, 5)),
+    Field("session_bought", _colours(S.Int(0, _F.session_buy_limit))),
+    Field("trade", S.Maybe(TradeKind())),
+    Field("debt", S.Maybe(BusinessmanTaskKind(debt_only=True))),
+    *S.closing_fields(_F.dice_sides),
 )
-CLONE_COPIES = clone_copies(STATE)
+CLONE_COPIES = S.clone_copies(STATE)
 
 FORMAT = "businessman-game"
 VERSION = 1
-SAVE = SaveFormat("Businessman", FORMAT, VERSION, B.BOARD_HASH, STATE,
+SAVE = S.SaveFormat("Businessman", FORMAT, VERSION, B.BOARD_HASH, STATE,
                   lambda g: check_whole(g))
 SAVED = SAVE.saved
 save_dict = SAVE.save_dict
@@ -255,7 +219,7 @@ def check_whole(g: Game) -> None:
         if len(hand) > B.HAND_MAX or hand != sorted(hand):
             raise fail(f"hands[{s}]", f"at most {B.HAND_MAX} card kinds in increasing order", hand)
         if g.bankrupt[s]:
-            expect(((f"cash[{s}]", g.cash[s], 0), (f"hands[{s}]", hand, []),
+            S.expect(((f"cash[{s}]", g.cash[s], 0), (f"hands[{s}]", hand, []),
                     (f"passes[{s}]", g.passes[s], []),
                     (f"shares[{s}]", g.shares[s], [0] * B.NUM_COLOURS)), " for a bankrupt seat")
         tr, pos = g.track[s], g.position[s]
@@ -272,10 +236,10 @@ def check_whole(g: Game) -> None:
     for deck in B.DECKS:
         held = sum(p.count(deck) for p in g.passes)
         card = B.PASS_CARD[deck]
-        check_deck(deck, g.decks[deck], B.DECK_SIZE[deck], held, card,
+        S.check_deck(deck, g.decks[deck], B.DECK_SIZE[deck], held, card,
                    f"the pass ({card}) while a seat keeps it")
     _check_cells(g)
-    check_dice(g.dice)
+    S.check_dice(g.dice)
     _check_phase(g)
 
 
@@ -309,20 +273,20 @@ def _check_cells(g: Game) -> None:
 def _check_phase(g: Game) -> None:
     ph, p, turn = g.phase, g.current_player, g.turn
     over = ph == Phase.GAME_OVER
-    check_over(g, over)
+    S.check_over(g, over)
     if not over:
         if p == -1 or g.bankrupt[p] or g.bankrupt[turn]:
             raise fail("current_player", "a seat still in the game", (p, turn))
         if g.rules.max_rounds and g.round > g.rules.max_rounds:
             raise fail("round", f"at most {g.rules.max_rounds}", g.round)
-    expect = {
+    records = {
         "trade": (g.trade, ph in (Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE), None),
         "debt": (g.debt, ph == Phase.RAISE_FUNDS, None),
         "pending_cell": (g.pending_cell, ph == Phase.BUY_OFFER, -1),
         "fork": (g.fork, ph == Phase.FORK, -1),
         "picks_left": (g.picks_left, ph == Phase.PICK_COLOUR, 0),
     }
-    for name, (value, present, absent) in expect.items():
+    for name, (value, present, absent) in records.items():
         if (value != absent) != present:
             raise fail(name, f"{'set' if present else repr(absent)} in phase {ph.name}", value)
     if ph in (Phase.PRE_ROLL, Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE) and g.tasks:

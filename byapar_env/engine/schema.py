@@ -385,6 +385,33 @@ class Field(NamedTuple):
         return not isinstance(self.kind, Derived)
 
 
+def opening_fields(rules_cls: type) -> tuple[Field, ...]:
+    """The fields every game's state opens with: the rules (first, as the other fields' bounds
+    read them), the number of seats (derived from the rules), the seed, the generator, the cash
+    of each seat."""
+    return (
+        Field("rules", RulesKind(rules_cls)),
+        Field("num_players", Derived(lambda g: g.rules.num_players)),
+        Field("seed", SeedKind()),
+        Field("rng", RngKind()),
+        Field("cash", per_seat(Int(0))),
+    )
+
+
+def closing_fields(dice_sides: int) -> tuple[Field, ...]:
+    """The fields every game's state closes with: the winners, the dice forced by tests, what
+    the bank has paid out and taken in, the log, and ``version`` (not saved: the count of
+    actions applied since loading)."""
+    return (
+        Field("winners", Seq(Int(0, last_seat))),
+        Field("forced_dice", Seq(Seq(Int(1, dice_sides), 2, as_tuple=True))),
+        Field("bank_paid", Int(0)),
+        Field("bank_received", Int(0)),
+        Field("log", Seq(Text())),
+        Field("version", Derived(lambda g: 0)),
+    )
+
+
 def clone_copies(state: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """What clone copies (the mutable fields, each with its copy); the rest is shared, being
     immutable."""

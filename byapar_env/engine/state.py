@@ -27,37 +27,31 @@ from typing import TYPE_CHECKING, Any
 from . import board as B
 from .actions import Action, ActionKind
 from .rules import Rules
-from .schema import (  # noqa: F401 (Bound, Kind, Text, seed_error, ...: read from here too)
+from .schema import (  # noqa: F401 (BANK, T_DEBT: read from here too)
     BANK,
-    PREFIX,
     T_DEBT,
     Bool,
-    Bound,
     DecksKind,
-    Derived,
     Field,
     Int,
     Kind,
     Maybe,
     OneOf,
     PhaseKind,
-    RngKind,
-    RulesKind,
     SaveFormat,
-    SeedKind,
     Seq,
     TaskKind,
-    Text,
     check_deck,
     check_dice,
     check_over,
     clone_copies,
+    closing_fields,
     expect,
     fail,
     last_seat,
+    opening_fields,
     per_seat,
     record,
-    seed_error,
 )
 
 if TYPE_CHECKING:  # the game is read and written here, never made: game.py imports this module
@@ -193,11 +187,7 @@ _SEAT = Int(0, last_seat)
 
 # The game's state in save order. ``rules`` comes first: the other fields' bounds need it.
 STATE: tuple[Field, ...] = (
-    Field("rules", RulesKind(Rules)),
-    Field("num_players", Derived(lambda g: g.rules.num_players)),
-    Field("seed", SeedKind()),
-    Field("rng", RngKind()),
-    Field("cash", per_seat(Int(0))),
+    *opening_fields(Rules),
     Field("position", per_seat(Int(0, B.NUM_SQUARES - 1))),
     Field("in_jail", per_seat(Bool())),
     Field("jail_misses", per_seat(Int(0, B.JAIL_MAX_MISSES - 1))),
@@ -221,12 +211,7 @@ STATE: tuple[Field, ...] = (
     Field("auction", Maybe(AuctionKind())),
     Field("offer", Maybe(OfferKind())),
     Field("debt", Maybe(ByaparTaskKind(debt_only=True))),
-    Field("winners", Seq(_SEAT)),
-    Field("forced_dice", Seq(Seq(Int(1, _F.dice_sides), 2, as_tuple=True))),
-    Field("bank_paid", Int(0)),
-    Field("bank_received", Int(0)),
-    Field("log", Seq(Text())),
-    Field("version", Derived(lambda g: 0)),  # counts applied actions since loading
+    *closing_fields(_F.dice_sides),
 )
 # What clone copies (the mutable fields); everything else is shared, being immutable.
 CLONE_COPIES: tuple[tuple[str, Callable[[Any], Any]], ...] = clone_copies(STATE)
