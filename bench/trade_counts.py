@@ -8,6 +8,12 @@ default the first name): the offers its seats make, how many of them are accepte
 its seats receive and accept, and the accepted offers that complete the offering seat's colour
 group, and its win rate with a 95% interval. A player that refuses every offer is safe and
 weak; one that accepts whatever it is offered is exploitable: these counts show which.
+
+It also counts the trades among the other seats (the rivals): accepted offers between two of
+them, those that are swaps (places both ways), and the colour groups they complete that way
+(for either side); and, per rival kind, the watched seats' offers to it made and accepted and
+its offers to them received and accepted (``to KIND`` and ``from KIND``), so that a table of
+rivals that trade with each other shows who deals with whom.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_
 from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID, completes_group
 
-from byapar_env.engine import Phase
+from byapar_env.engine import Action, ActionKind, Phase
 
 
 def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> float:
@@ -38,11 +44,24 @@ def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> 
         if offerer in mine:
             counts["offers made"] += 1
             counts["made and accepted"] += accepted
+            counts[f"offers made to {kinds[seat]}"] += 1
+            counts[f"offers accepted by {kinds[seat]}"] += accepted
         if seat in mine:
             counts["offers received"] += 1
             counts["received and accepted"] += accepted
             counts["accepted completing the offerer's group"] += (
                 accepted and completes_group(game, offerer, offer))
+            counts[f"offers received from {kinds[offerer]}"] += 1
+            counts[f"offers accepted from {kinds[offerer]}"] += accepted
+        if offerer not in mine and seat not in mine:
+            counts["offers among rivals"] += 1
+            if accepted:
+                counts["trades among rivals"] += 1
+                counts["swaps among rivals"] += bool(offer.give and offer.take)
+                mirrored = Action(ActionKind.OFFER_TRADE, -1, -offer.amount, offerer,
+                                  offer.take, offer.give)
+                counts["groups rivals completed trading"] += (
+                    completes_group(game, offerer, offer) + completes_group(game, seat, mirrored))
 
     env = table_env(config, seed)
     play_through_env(env, players, on_decision)
