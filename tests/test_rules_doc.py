@@ -1,0 +1,169 @@
+"""docs/rules.md against the code: every number it states in the sentences below is built here
+from the engine's figures (``board``, ``RULES_FIGURES``, ``actions``), so a figure changed in the
+code and not in the page fails; and every test the page names exists in the file it names.
+
+The expected sentences are written here, in the repository; nothing outside it is read.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from byapar_env.engine import actions
+from byapar_env.engine import board as B
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "rules.md"
+F = B.RULES_FIGURES
+WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _text() -> str:
+    """The page with every run of spaces and line breaks as one space."""
+    return " ".join(DOC.read_text().split())
+
+
+def _rs(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def _first(kind: str) -> int:
+    return next(s.index for s in B.SQUARES if s.kind == kind)
+
+
+def _payoff(price: int) -> tuple[int, int, int]:
+    """(mortgage value, value plus interest, the payoff rounded up) of a place's price."""
+    value = price * F.mortgage_value_percent // 100
+    owed = value + value * F.mortgage_interest_percent // 100
+    return value, owed, math.ceil(owed / F.payoff_rounding) * F.payoff_rounding
+
+
+def _card(deck: str, effect: str) -> B.Card:
+    return next(c for c in B.CARDS[deck] if c.effect == effect)
+
+
+def _sentences() -> list[str]:
+    taxes = [s for s in B.SQUARES if s.kind == B.TAX]
+    card_squares = {d: [s.index for s in B.SQUARES if s.deck == d] for d in B.DECKS}
+    lalitpur = B.square_by_name("Lalitpur")
+    value, owed, payoff = _payoff(lalitpur.price)
+    house_costs = {g: B.SQUARES[B.GROUPS[g][0]].house_cost for g in B.GROUP_NAMES}
+    by_cost: dict[int, list[str]] = {}
+    for g, cost in house_costs.items():
+        by_cost.setdefault(cost, []).append(g)
+    groups_text = "Rs " + ", ".join(
+        f"{_rs(c)} {' and '.join(gs)}" for c, gs in by_cost.items())
+    repairs_b, repairs_s = _card(B.BHAGYA, "repairs"), _card(B.SAMUDAYA, "repairs")
+    owed_three = 1_000
+    share = owed_three // 3 // F.bankruptcy_share_step * F.bankruptcy_share_step
+    transport_rents = F.transport_rent[1:]
+    return [
+        # Board data.
+        f"{B.NUM_SQUARES} squares numbered clockwise from Start (0), with corners at "
+        f"{_first(B.START)} (Start), {_first(B.JAIL)} (Jail), {_first(B.CHAUTARI)} (Chautari) "
+        f"and {_first(B.GO_TO_JAIL)} (Go to jail)",
+        f"{len(B.CITIES)} cities in {len(B.GROUPS)} colour groups, {len(B.TRANSPORTS)} "
+        f"transport squares ({', '.join(map(str, B.TRANSPORTS))}), {len(B.UTILITIES)} "
+        f"utilities ({', '.join(map(str, B.UTILITIES))})",
+        f"card squares at {' and '.join(map(str, card_squares[B.SAMUDAYA]))} (Samudaya) and "
+        f"{' and '.join(map(str, card_squares[B.BHAGYA]))} (Bhagya)",
+        f"taxes at {taxes[0].index} (Rs {_rs(taxes[0].tax)}) and {taxes[1].index} "
+        f"(Rs {_rs(taxes[1].tax)})",
+        f"That makes {len(B.PLACES)} places that can be owned.",
+        f"{WORDS[F.doubles_to_jail]} doubles to jail, {WORDS[F.jail_max_misses]} misses in jail, "
+        f"{WORDS[F.max_offers_per_turn]} offers a turn, the hotel as building {F.hotel}",
+        f"({F.min_players} to {F.max_players} players, the defaults of {F.default_num_players} "
+        f"players, {F.default_rounds} rounds, Rs {_rs(F.default_starting_cash)} and auctions on",
+        f"the cap of {F.until_one_left_round_cap} rounds when playing until one is left, "
+        f"starting cash in multiples of {F.starting_cash_step}",
+        f"salary {_rs(F.salary)}, fine {F.jail_fine}, transport rents "
+        f"{'/'.join(map(_rs, transport_rents))}, utility rents of {F.utility_multiplier[1]}x and "
+        f"{F.utility_multiplier[2]}x the dice, bids from {F.bid_step} in steps of {F.bid_step}",
+        f"Lalitpur: {_rs(value)} + {_rs(owed - value)} = {_rs(owed)}, so Rs {_rs(payoff)}",
+        f"Each of the {sum(len(c) for c in B.CARDS.values())} cards",
+        # Table options.
+        f"Its defaults are {F.default_num_players} players, {F.default_rounds} rounds, "
+        f"Rs {_rs(F.default_starting_cash)} each and auctions on",
+        f"`num_players` must be a whole number from {F.min_players} to {F.max_players}",
+        f"The presets are {' and '.join(map(str, sorted(F.round_presets, reverse=True)))}",
+        f"`round_limit` is `rounds`, or {F.until_one_left_round_cap} when `rounds` is `None`",
+        f"`starting_cash` takes any positive multiple of {F.starting_cash_step}. The presets "
+        f"{', '.join(map(_rs, F.starting_cash_presets[:-1]))} and "
+        f"{_rs(F.starting_cash_presets[-1])}",
+        # A turn, doubles, the end.
+        f"holds at least Rs {F.jail_fine}",
+        f"pays Rs {_rs(F.salary)} from the bank, once",
+        f"the limit of {WORDS[F.max_offers_per_turn]} offers starts again",
+        f"The {ORDINALS[F.doubles_to_jail]} double in a row of one turn sends the player",
+        f"If more than one player is still in after round {F.until_one_left_round_cap}",
+        # Rent, taxes, auctions.
+        f"{_rs(transport_rents[0])} for one, {_rs(transport_rents[1])} for two, "
+        f"{_rs(transport_rents[2])} for three, {_rs(transport_rents[3])} for four",
+        f"Utility rent is {F.utility_multiplier[1]} times the dice total when the owner holds "
+        f"one utility, and {F.utility_multiplier[2]} times with both",
+        f"Income tax (square {taxes[0].index}) costs {_rs(taxes[0].tax)} and Property tax "
+        f"(square {taxes[1].index}) costs {_rs(taxes[1].tax)}",
+        f"any multiple of {F.bid_step} from the highest bid plus {F.bid_step}",
+        f"every one of them up to {_rs(actions.BIDS_LISTED_EACH)} bids above the minimum "
+        f"(Rs {_rs(actions.BIDS_LISTED_EACH * F.bid_step)}",
+        f"then at most {actions.BIDS_LISTED_ABOVE} more",
+        # Building, mortgages, jail, cards, bankruptcy.
+        f"costs the group's house cost ({groups_text})",
+        f"all {len(B.CITIES)} cities can take four houses and a hotel "
+        f"({len(B.CITIES) * F.hotel} buildings)",
+        "(for example " + ", ".join(
+            f"{_rs(p)} → {_rs(_payoff(p)[0])} → {_rs(_payoff(p)[2])}"
+            for p in (600, 1_500, 3_500)) + ")",
+        f"pay the Rs {F.jail_fine} fine (only with Rs {F.jail_fine} in cash)",
+        f"Bhagya {repairs_b.number} charges Rs {repairs_b.amount} a house and "
+        f"Rs {_rs(repairs_b.per_hotel)} a hotel, Samudaya {repairs_s.number} charges "
+        f"Rs {repairs_s.amount} and Rs {_rs(repairs_s.per_hotel)}",
+        f"Rs {_rs(owed_three)} owed to three players gives each Rs {share}, and the bank takes "
+        f"Rs {owed_three - 3 * share}",
+        f"Bhagya {_card(B.BHAGYA, 'pay_each').number} (\"pay every other player Rs "
+        f"{_card(B.BHAGYA, 'pay_each').amount}\")",
+        f"Samudaya {_card(B.SAMUDAYA, 'collect_each').number} (Bhailo) is a separate Rs "
+        f"{_card(B.SAMUDAYA, 'collect_each').amount} debt",
+    ]
+
+
+@pytest.mark.parametrize("sentence", _sentences())
+def test_the_rules_page_states_the_codes_figures(sentence: str) -> None:
+    assert sentence in _text(), f"docs/rules.md does not say: {sentence}"
+
+
+def test_the_figures_the_page_quotes_are_the_boards() -> None:
+    """The page's worked examples are of real prices (Rs 600, 1,500 and 3,500 places)."""
+    prices = {s.price for s in B.SQUARES}
+    assert {600, 1_500, 3_500} <= prices
+    assert {F.max_offers_per_turn, F.jail_max_misses, F.doubles_to_jail} <= set(WORDS)
+
+
+def test_every_test_the_page_names_exists() -> None:
+    """A name starting ``::`` is in the file named last before it."""
+    doc = DOC.read_text()
+    last = None
+    defined: dict[str, set[str]] = {}
+    missing = []
+    for m in re.finditer(r"`(tests/[\w/]+\.py)(?:::(\w+))?`|`::(\w+)`", doc):
+        path, name, short = m.groups()
+        if path:
+            last = path
+            assert (ROOT / path).is_file(), f"docs/rules.md names {path}, which is not there"
+            if name is None:
+                continue
+        else:
+            name = short
+        assert last is not None, f"::{name} before any file is named"
+        if last not in defined:
+            tree = ast.parse((ROOT / last).read_text())
+            defined[last] = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        if name not in defined[last]:
+            missing.append(f"{last}::{name}")
+    assert missing == []
