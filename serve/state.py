@@ -15,19 +15,10 @@ from .roster import PERSON
 from .tables import Table
 
 
-def _copied(value: object) -> object:
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    return value
-
-
 def game_snapshot(game: Game) -> dict:
-    """The engine's saved game as values of its own: ``game_to_dict`` hands out the game's
-    live lists (cash, owners, the log), so a state kept by the caller would change as play
-    goes on."""
-    return _copied(game_to_dict(game))
+    """The engine's saved game (``game_to_dict``: values of the caller's own, so a state kept
+    by a client does not change as play goes on)."""
+    return game_to_dict(game)
 
 
 def players_view(game: Game) -> list[dict]:

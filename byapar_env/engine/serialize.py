@@ -16,7 +16,20 @@ __all__ = ["FORMAT", "VERSION", "check_money", "game_from_dict", "game_from_json
 
 
 def game_to_dict(game: Game) -> dict:
-    return save_dict(game)
+    """The game as JSON values (``game_from_dict`` reads them back) of the caller's own: no list
+    or dict in it is the game's, so a kept copy does not change as play goes on, and changing it
+    changes nothing in the game."""
+    return _copied(save_dict(game))
+
+
+def _copied(value: object) -> object:
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 def game_to_json(game: Game) -> str:
