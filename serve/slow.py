@@ -11,10 +11,11 @@ Every job carries an absolute deadline (``time.monotonic``, the same clock in ev
 the machine), counted from the moment the server took the request, so time spent waiting for a
 worker counts against it:
 
-- the expert (``BoundedExpert``) checks its deadline before each round of simulations, using
-  the time a simulation took in this process so far (also on its first decision, which is what
-  a fresh expert cannot do), and after each simulation; a round cut short is dropped whole, so
-  the candidates stay paired. Workers keep their experts, so the estimate carries over;
+- the expert (``ExpertPlayer.deadline``) checks its deadline before each round of simulations,
+  using the time a simulation took in this process so far (shared by the process's experts, so
+  also on a fresh expert's first decision), and before each simulation; a round cut short is
+  dropped whole, so the candidates stay paired. The trade finder checks it too, and here
+  (``BoundedExpert``) runs only when the time left leaves room for it;
 - an analysis gives the expert at most ``EXPERT_SHARE`` of its time and plays rollouts to the
   end until the deadline, checked at every decision of a rollout; a rollout cut short is not
   counted (``rollouts`` in the answer says how many finished).
@@ -44,9 +45,6 @@ MIN_ANALYSE_S = 0.5  # an analysis that would start with less time left is not s
 # The time the search itself may take of a decision's remaining budget: the rest covers
 # reading the game, the candidates' forward passes and the answer.
 SEARCH_SHARE = 0.85
-# A round of simulations starts only if this many times its expected time fits: one
-# simulation's time varies (a rollout that reaches a trade or an auction plays longer).
-ROUND_MARGIN = 1.5
 
 
 class TooLate(Exception):
@@ -54,9 +52,9 @@ class TooLate(Exception):
 
 
 # ---------------------------------------------------------------------- in the worker process
-_SHARED_ROLLOUT_S = [0.0]  # this process's running mean time of one simulation
 # The trade finder's time on a decision, a high running estimate (it varies tenfold with the
 # position: 20 to 750 ms measured); it runs only when the time left is FINDER_ROOM times that.
+# (The finder itself stops at the decision's deadline; this keeps the budget for simulations.)
 _FINDER_S = [0.0]
 FINDER_ROOM = 2.0
 _EXPERTS: dict[str, Any] = {}
@@ -64,25 +62,20 @@ _EXPERTS: dict[str, Any] = {}
 
 def _bounded_expert_class():
     from byapar_agents.expert import ExpertPlayer
-    from byapar_agents.search import Rollouts, rollout_seeds, search_root
 
     class BoundedExpert(ExpertPlayer):
-        """The expert, with a hard deadline (``perf_counter`` time) checked during the
-        search, and a first round that runs only if the process's measured simulation time
-        says it fits. See the module docstring."""
-
-        hard_deadline = math.inf
+        """The expert, with its search bounded by ``deadline`` (``ExpertPlayer``: checked
+        before each simulation and in the trade finder; the first round runs only if the
+        process's measured simulation time says it fits), and the trade finder run only when
+        the time left leaves room for it. See the module docstring."""
 
         def found_offers(self, game, pre_roll_actions, policy):
-            """The trade finder's offers, as the expert's, but only when the time left
-            leaves room for it (the finder cannot be stopped once it runs): at serve's
-            budgets of a few hundred ms it often does not fit, and the expert then weighs
-            the policy's and the medium player's candidates only."""
+            """The trade finder's offers, as the expert's, but only when the time left leaves
+            room for it: at serve's budgets of a few hundred ms it often does not fit, and the
+            expert then weighs the policy's and the medium player's candidates only."""
             key = (game.turn_count, game.offers_made, tuple(game.owner))
             cached = self._found[0] == key
-            left = self.hard_deadline - time.perf_counter()
-            if self.budget_ms is not None:
-                left = min(left, self._decision_end - time.perf_counter())
+            left = self._end - time.perf_counter()
             if not cached and left < FINDER_ROOM * _FINDER_S[0]:
                 return []
             start = time.perf_counter()
@@ -92,45 +85,6 @@ def _bounded_expert_class():
                 # Up fast, down slowly: the estimate stays near the finder's slow cases.
                 _FINDER_S[0] = max(took, 0.9 * _FINDER_S[0] + 0.1 * took)
             return offers
-
-        def evaluate(self, game, pre_roll_actions=0, seed=0, avoid=frozenset()):
-            budget = self.budget_ms / 1000.0 if self.budget_ms is not None else math.inf
-            self._decision_end = time.perf_counter() + budget
-            return super().evaluate(game, pre_roll_actions, seed, avoid)
-
-        def _simulate(self, game, seat, candidates, pre_roll_actions, seed, start) -> int:
-            rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                                self.rollout, self.policy(game), self.value)
-            seeds = rollout_seeds(seed)
-            per_round = len(candidates)
-            deadline = self.hard_deadline
-            if self.sims is not None:
-                rounds = max(1, self.sims // per_round)
-            else:
-                rounds = max(1, 100_000 // per_round)
-                deadline = min(deadline, start + self.budget_ms / 1000.0)
-            played = 0
-            for _ in range(rounds):
-                now = time.perf_counter()
-                estimate = (self._rollout_s or _SHARED_ROLLOUT_S[0]) * ROUND_MARGIN
-                if now + per_round * estimate > deadline:
-                    break
-                s = seeds.getrandbits(62)
-                for i, c in enumerate(candidates):
-                    if i and time.perf_counter() > deadline:
-                        for done in candidates[:i]:  # keep the candidates paired
-                            done.scores.pop()
-                        return played
-                    c.scores.append(rollouts.run(c.action, s))
-                played += per_round
-                took = (time.perf_counter() - now) / per_round
-                self._rollout_s = took if self._rollout_s == 0 else (
-                    0.8 * self._rollout_s + 0.2 * took)
-                shared = _SHARED_ROLLOUT_S[0]
-                _SHARED_ROLLOUT_S[0] = took if shared == 0 else 0.8 * shared + 0.2 * took
-                if time.perf_counter() > deadline:
-                    break
-            return played
 
     return BoundedExpert
 
@@ -180,7 +134,6 @@ def warm() -> int:
             continue
         expert.reset(seed)
         expert.budget_ms = 60_000.0
-        expert._decision_end = math.inf
         start = time.perf_counter()
         expert.found_offers(game, 0, expert.policy(game))
         _FINDER_S[0] = max(_FINDER_S[0], time.perf_counter() - start)
@@ -191,8 +144,7 @@ def warm() -> int:
 
 # State of a seated expert that travels with each of its decisions (its memory of the turn and
 # of the offers it made); the loaded networks and the timing estimate stay in the worker.
-_KEEP_IN_WORKER = frozenset({"learned", "value", "last", "_rollout_s", "hard_deadline",
-                             "_decision_end"})
+_KEEP_IN_WORKER = frozenset({"learned", "value", "last", "_rollout_s", "deadline", "_end"})
 
 
 def expert_state(player: object) -> dict:
@@ -219,11 +171,11 @@ def expert_job(game_data: dict, pre_roll: int, budget_ms: float, deadline: float
         expert.reset(seed)
     expert.budget_ms = max(0.001, min(budget_ms / 1000.0, left) * SEARCH_SHARE * 1000.0)
     expert.find_trades = True
-    expert.hard_deadline = time.perf_counter() + left * SEARCH_SHARE
+    expert.deadline = time.perf_counter() + left * SEARCH_SHARE
     try:
         d = decide(expert, game, pre_roll)
     finally:
-        expert.hard_deadline = math.inf
+        expert.deadline = math.inf
     out = {"action": action_to_json(d.action), "id": d.id, "steps": d.steps}
     return out, (expert_state(expert) if state is not None else None)
 
@@ -286,7 +238,7 @@ def analyse_job(game_data: dict, pre_roll: int, rollouts: int, expert_sims: int,
     end = start + left
     game = game_from_dict(game_data)
     expert = bounded_expert(seed, sims=expert_sims)
-    expert.hard_deadline = start + left * EXPERT_SHARE
+    expert.deadline = start + left * EXPERT_SHARE
     evaluation = expert.evaluate(game, pre_roll, seed)
     chances, done = win_chances(game, rollouts, seed, end)
     by_net = shipped_value().win_chances(game)

@@ -18,6 +18,7 @@ within its turn.
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import threading
 import time
@@ -231,6 +232,7 @@ class Table:
             player = self.players[seat]
             if isinstance(player, ExpertPlayer):
                 left = budget_s - (clock() - start)
+                player.deadline = time.perf_counter() + left  # bounds the search here
                 try:
                     d = (self._expert_decision(slow, left) if slow is not None
                          else decide(player, game, pre_roll))
@@ -238,6 +240,8 @@ class Table:
                     if moves:
                         break  # the moves made stand; the next advance goes on
                     raise
+                finally:
+                    player.deadline = math.inf
             else:
                 d = decide(player, game, pre_roll)
             if d.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(d.action):

@@ -69,7 +69,10 @@ def test_analyse_job_bounds_the_expert_and_the_rollouts() -> None:
 
 
 def test_bounded_expert_skips_a_round_that_does_not_fit_even_the_first() -> None:
-    slow._SHARED_ROLLOUT_S[0] = 10.0  # the process measured 10 s a simulation
+    from byapar_agents import expert as expert_module
+
+    saved = expert_module._SIM_SECONDS[0]
+    expert_module._SIM_SECONDS[0] = 10.0  # the process measured 10 s a simulation
     try:
         expert = slow.bounded_expert(0, budget_ms=100)
         game = Game(Rules(num_players=3), seed=1)
@@ -78,7 +81,7 @@ def test_bounded_expert_skips_a_round_that_does_not_fit_even_the_first() -> None
         evaluation = expert.evaluate(game, 0, 0)
         assert evaluation.sims == 0 and evaluation.choice == 0  # the policy's choice
     finally:
-        slow._SHARED_ROLLOUT_S[0] = 0.0
+        expert_module._SIM_SECONDS[0] = saved
 
 
 def test_expert_job_answers_even_with_no_time_left() -> None:
@@ -349,6 +352,25 @@ def test_a_kept_state_does_not_change_as_play_goes_on() -> None:
     before = json.dumps(kept)
     client.post(f"/v1/tables/{state['id']}/advance", json={"max_decisions": 30})
     assert json.dumps(kept) == before
+
+
+def test_the_engines_saved_game_is_a_copy_of_its_own() -> None:
+    from byapar_env.engine.serialize import game_from_dict
+
+    game = position(seed=3, moves=30)
+    kept = game_to_dict(game)
+    before = json.dumps(kept)
+    for _ in range(40):  # play goes on: cash, owners, positions and the log change
+        game.apply(game.legal_actions()[0])
+    assert json.dumps(kept) == before
+    # ...and changing the copy changes nothing in the game.
+    now = game_to_dict(game)
+    mutable = [v for v in now.values() if isinstance(v, list | dict)]
+    assert mutable
+    for v in mutable:
+        v.clear()
+    assert game_to_dict(game) != now and json.dumps(game_to_dict(game)) == json.dumps(
+        game_to_dict(game_from_dict(json.loads(game.to_json()))))
 
 
 def test_a_save_with_money_from_nowhere_is_refused() -> None:
