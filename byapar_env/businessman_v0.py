@@ -106,14 +106,10 @@ Copying
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from .businessman import ALL_ACTIONS, Game, IllegalActionError, Rules, RulesError, SeedError
+from .businessman import ALL_ACTIONS, Game, IllegalActionError, Rules, RulesError
 from .businessman import board as BB
 from .businessman.action_table import NUM_ACTIONS, action_to_string, legal_mask
 from .businessman.observation import (
@@ -122,6 +118,9 @@ from .businessman.observation import (
     observation_layout,
 )
 from .engine.errors import show
+from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
+from .table_env import as_action_id as table_action_id
+from .table_env import as_seed as as_seed
 
 ENV_NAME = "businessman_v0"
 REGISTERED_ID = "byapar/businessman-v0"
@@ -132,62 +131,24 @@ DECISION_CAP = 20_000
 MAX_DENSE_COEF = 100.0
 
 
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def as_action_id(action: object) -> int:
     """The action id ``action`` stands for, or ``IllegalActionError`` naming it and the range:
     a Python ``int``, a numpy integer or a 0-d integer array from 0 to 401."""
-    value = None
-    if _is_whole(action):
-        value = action
-    elif isinstance(action, np.integer) or (isinstance(action, np.ndarray) and action.shape == ()
-                                            and action.dtype.kind in "iu"):
-        value = int(action)
-    if value is not None and 0 <= value < NUM_ACTIONS:
-        return int(value)
-    hint = ""
-    if action is None:
-        hint = "; None only steps out an agent that is terminated or truncated"
-    raise IllegalActionError(
-        f"action {show(action)} ({type(action).__name__}) is not an action id: ids are whole "
-        f"numbers from 0 to {NUM_ACTIONS - 1}, as a Python int, a numpy integer or a 0-d "
-        f"integer array{hint}")
-
-
-def as_seed(seed: object) -> int | None:
-    """``seed`` as a Python int (or None), or ``SeedError``."""
-    if seed is None:
-        return None
-    if (_is_whole(seed) or isinstance(seed, np.integer)) and seed >= 0:
-        return int(seed)
-    raise SeedError(f"seed must be None or a whole number from 0 up (a Python or numpy "
-                    f"integer), got {show(seed)} ({type(seed).__name__})")
+    return table_action_id(action, NUM_ACTIONS)
 
 
 def env(**kwargs) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (a masked-out move ends the game;
     a malformed one raises, as from ``raw_env``)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = _ActionIdWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return wrap(raw_env(**kwargs))
 
 
-class _ActionIdWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's out-of-bounds check, reading a live agent's action as ``raw_env`` does."""
+class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """The environment (see the module docstring); the agents, spaces, seeded reset and rewards
+    are ``TableEnv``'s (``byapar_env.table_env``), shared with Byapar's environment."""
 
-    def step(self, action: int | np.integer | np.ndarray | None) -> None:
-        agent = self.agent_selection
-        if not (self.terminations[agent] or self.truncations[agent]):
-            action = as_action_id(action)
-        super().step(action)
-
-
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
-    """The environment (see the module docstring)."""
+    NUM_ACTIONS = NUM_ACTIONS
+    OBSERVATION_SIZE = OBSERVATION_SIZE
 
     metadata = {
         "name": ENV_NAME,
@@ -207,21 +168,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if not 1 <= max_rounds <= MAX_ROUNDS:
             raise RulesError(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS:,} in "
                              f"this environment, got {show(max_rounds)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {show(render_mode)}")
-        if not _is_whole(max_decisions) or not 1 <= max_decisions <= MAX_DECISIONS:
-            raise RulesError(f"max_decisions must be a whole number from 1 to "
-                             f"{MAX_DECISIONS:,} (a Python int), got {show(max_decisions)}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
         if not isinstance(skip_trivial, bool):
             raise RulesError(f"skip_trivial must be True or False, got {show(skip_trivial)}")
         if not isinstance(reward, str) or reward not in REWARD_MODES:
             raise RulesError(f"reward must be one of {REWARD_MODES}, got {show(reward)}")
-        if (isinstance(dense_coef, (bool, np.bool_))
-                or not isinstance(dense_coef, (int, float, np.integer, np.floating))
-                or not 0.0 <= float(dense_coef) <= MAX_DENSE_COEF):
-            raise RulesError(f"dense_coef must be a finite number from 0 to {MAX_DENSE_COEF:g}, "
-                             f"got {show(dense_coef)}")
+        dense_coef = check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
         self._kwargs = dict(num_players=num_players, max_rounds=max_rounds,
                             abroad_enabled=abroad_enabled, render_mode=render_mode,
                             skip_trivial=skip_trivial, reward=reward,
@@ -231,26 +184,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.reward_mode = reward
         self.dense_coef = float(dense_coef)
         self.max_decisions = max_decisions
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._seeder = random.Random()
+        self._set_agents(num_players)
         self.game: Game | None = None
         self.decisions = 0
         self._mask: tuple[int, np.ndarray] | None = None
 
-    # ------------------------------------------------------------------ spaces and names
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
+    # ------------------------------------------------------------------ names
     @staticmethod
     def action_to_string(action: int) -> str:
         return action_to_string(action)
@@ -261,26 +200,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = as_seed(seed)  # checked before anything changes
-        if seed is not None:
-            self._seeder = random.Random(seed)
-            game_seed = seed
-        else:
-            game_seed = self._seeder.getrandbits(63)
+        game_seed = self._game_seed(seed)  # checked before anything changes
         self.game = Game(self.rules, seed=game_seed)
         self.decisions = 0
         self._mask = None
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._out = [False] * self.rules.num_players
-        self._shares = self._worth_shares() if self.reward_mode != "outcome" else None
+        self._open_books()
+        self._shares = self._value_shares() if self.reward_mode != "outcome" else None
         self._auto_play()
         self.agent_selection = self.possible_agents[max(self.game.current_player, 0)]
-        self._settle()
+        self._hand_out()
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -320,20 +248,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             agent = self.agent_selection
             done = self.terminations[agent] or self.truncations[agent]
         except (AttributeError, KeyError):
-            where = "before reset()" if self.game is None else "after every agent is done"
-            raise IllegalActionError(f"step({show(action)}) {where}: call reset() to start a "
-                                     "game") from None
+            raise IllegalActionError(self._no_agent_message(action)) from None
         if done:
             self._was_dead_step(action)
             return
         action = as_action_id(action)
         if not self._legal_mask()[action]:
-            legal = self.legal_action_ids()
-            names = ", ".join(f"{i} ({action_to_string(i)})" for i in legal[:12])
-            more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
-            raise IllegalActionError(
-                f"action {action} ({action_to_string(action)}) is not legal for {agent} now; "
-                f"legal ids: {names}{more}")
+            raise IllegalActionError(self._not_legal_message(
+                action, agent, self.legal_action_ids(), action_to_string))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.game.apply(ALL_ACTIONS[action])
@@ -341,7 +263,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._auto_play()
         if not self.game.is_over:
             self.agent_selection = self.possible_agents[self.game.current_player]
-        self._settle()
+        self._hand_out()
         self._accumulate_rewards()
         self._deads_step_first()
         if self.render_mode == "human":
@@ -360,42 +282,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.decisions += 1
 
     # ------------------------------------------------------------------ rewards and endings
-    def _worth_shares(self) -> list[float]:
-        worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
-        total = sum(worth) or 1
-        return [w / total for w in worth]
-
-    def _settle(self) -> None:
-        game = self.game
-        n = self.rules.num_players
-        loss = -1.0 / (n - 1)
-        if self._shares is not None:
-            shares = self._worth_shares()
-            for s in range(n):
-                if not self._out[s]:
-                    self.rewards[self.possible_agents[s]] += (
-                        self.dense_coef * (shares[s] - self._shares[s]))
-            self._shares = shares
-        for s in range(n):
-            if game.bankrupt[s] and not self._out[s]:
-                self._out[s] = True
-                a = self.possible_agents[s]
-                self.rewards[a] += loss
-                self.terminations[a] = True
-        if game.is_over:
-            winners = set(game.winners)
-            losers = n - len(winners)
-            for s in range(n):
-                a = self.possible_agents[s]
-                if a not in self.terminations or self._out[s]:
-                    continue
-                self.rewards[a] += losers / (n - 1) / len(winners) if s in winners else loss
-                self.terminations[a] = True
-                self._out[s] = True
-        elif self.decisions >= self.max_decisions:
-            for a in self.agents:
-                self.truncations[a] = True
-
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
@@ -405,9 +291,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> raw_env:

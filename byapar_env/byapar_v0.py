@@ -151,9 +151,7 @@ import json
 import random
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from .action_table import (
     ACTIONS,
@@ -163,7 +161,7 @@ from .action_table import (
     action_to_string,
 )
 from .driver import DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
-from .engine import Game, IllegalActionError, Rules, RulesError, SeedError
+from .engine import Game, IllegalActionError, Rules, RulesError
 from .engine.board import PLACES, RULES_FIGURES
 from .engine.errors import show
 from .habits import Habits, HabitsError
@@ -176,6 +174,9 @@ from .observation import (
     observation_layout,
     write_habits,
 )
+from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
+from .table_env import as_action_id as table_action_id
+from .table_env import as_seed as as_seed
 from .valuation import position_value
 
 ENV_NAME = "byapar_v0"
@@ -193,30 +194,6 @@ MAX_DECISIONS = 10**9
 MAX_DENSE_COEF = 100.0
 
 
-def _is_whole(value: object) -> bool:
-    # bool is an int subclass: True must not pass for 1.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_whole(name: str, value: object, low: int, high: int) -> None:
-    if not _is_whole(value) or not low <= value <= high:
-        raise RulesError(f"{name} must be a whole number from {low:,} to {high:,} (a Python int), "
-                         f"got {show(value)}")
-
-
-def _check_real(name: str, value: object, low: float, high: float) -> float:
-    """``value`` as a float, refusing bools, strings, NaN and values outside [low, high]."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)):
-        raise RulesError(f"{name} must be a finite number from {low:g} to {high:g}, "
-                         f"got {show(value)}")
-    number = float(value)
-    if not low <= number <= high:  # NaN fails every comparison, so it lands here too
-        raise RulesError(f"{name} must be a finite number from {low:g} to {high:g}, "
-                         f"got {show(value)}")
-    return number
-
-
 def as_action_id(action: object) -> int:
     """The action id ``action`` stands for, or ``IllegalActionError`` naming it and the range.
 
@@ -225,63 +202,13 @@ def as_action_id(action: object) -> int:
     ``5.0``: a float id is a bug upstream), strings, ``None`` and arrays of any other shape, a
     1-element array included, as gymnasium's ``Discrete.contains`` refuses it.
     """
-    value = None
-    if _is_whole(action):
-        value = action
-    elif isinstance(action, np.integer) or (isinstance(action, np.ndarray) and action.shape == ()
-                                            and action.dtype.kind in "iu"):
-        value = int(action)
-    if value is not None and 0 <= value < NUM_ACTIONS:
-        return int(value)
-    hint = ""
-    if isinstance(action, np.ndarray) and action.size == 1 and action.shape != ():
-        hint = f"; this is an array of shape {action.shape}: pass its element, action.item()"
-    elif action is None:
-        hint = "; None only steps out an agent that is terminated or truncated"
-    raise IllegalActionError(
-        f"action {show(action)} ({type(action).__name__}) is not an action id: ids are "
-        f"whole numbers from 0 to {NUM_ACTIONS - 1}, as a Python int, a numpy integer or a 0-d "
-        f"integer array{hint}")
-
-
-def as_seed(seed: object) -> int | None:
-    """``seed`` as a Python int (or None), or ``SeedError``: a seed is None or a whole number
-    from 0 up, as a Python or numpy integer. Floats are refused rather than truncated (1.7 would
-    silently be 1), and negative seeds because ``random.Random`` folds them onto their absolute
-    values (-5 and 5 would play the same game)."""
-    if seed is None:
-        return None
-    if (_is_whole(seed) or isinstance(seed, np.integer)) and seed >= 0:
-        return int(seed)
-    raise SeedError(f"seed must be None or a whole number from 0 up (a Python or numpy "
-                    f"integer), got {show(seed)} ({type(seed).__name__})")
+    return table_action_id(action, NUM_ACTIONS)
 
 
 def env(**kwargs) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (a masked-out move ends the game;
     a malformed one raises, as from ``raw_env``)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = _ActionIdWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
-
-
-class _ActionIdWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's out-of-bounds check, reading actions as ``raw_env`` does.
-
-    The wrapper below it indexes the mask with the action before ``raw_env`` sees it: a bool
-    would index as a numpy boolean mask and fail with numpy's "truth value of an empty array",
-    and a float would fail the out-of-bounds assert. Here a live agent's action becomes a plain
-    int id first, or ``IllegalActionError`` naming the value and the range, changing nothing.
-    A done agent's action goes to PettingZoo's check unchanged (it must be None).
-    """
-
-    def step(self, action: int | np.integer | np.ndarray | None) -> None:
-        agent = self.agent_selection
-        if not (self.terminations[agent] or self.truncations[agent]):
-            action = as_action_id(action)
-        super().step(action)
+    return wrap(raw_env(**kwargs))
 
 
 def _check_draft(draft: TradeDraft, game: Game) -> None:
@@ -302,10 +229,14 @@ def _check_draft(draft: TradeDraft, game: Game) -> None:
         raise ValueError(f"draft steps must be a whole number of at least 0, got {draft.steps!r}")
 
 
-class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """The environment. What is legal, what counts toward the caps and which decisions are taken
     without asking is ``SeatDriver``'s (``byapar_env.driver``), shared with the arena; the
-    observations, rewards and the PettingZoo bookkeeping are this class's own."""
+    agents, spaces, seeded reset and rewards are ``TableEnv``'s (``byapar_env.table_env``),
+    shared with the other games' environments; the observations and stepping are its own."""
+
+    NUM_ACTIONS = NUM_ACTIONS
+    OBSERVATION_SIZE = OBSERVATION_SIZE
 
     metadata = {
         "name": ENV_NAME,
@@ -334,12 +265,10 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
                              f"{RULES_FIGURES.starting_cash_step} up to "
                              f"{MAX_STARTING_CASH:,} in this environment, "
                              f"got {show(starting_cash)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {show(render_mode)}")
-        _check_whole("max_pre_roll_actions", max_pre_roll_actions, 1, MAX_STEP_CAP)
-        _check_whole("max_trade_steps", max_trade_steps, 1, MAX_STEP_CAP)
-        _check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        check_whole("max_pre_roll_actions", max_pre_roll_actions, 1, MAX_STEP_CAP)
+        check_whole("max_trade_steps", max_trade_steps, 1, MAX_STEP_CAP)
+        check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
         if not isinstance(skip_trivial, (bool, np.bool_)):
             # bool("no") is True: a flag that is not a bool is a mistake, not a truth value.
             raise RulesError(
@@ -348,7 +277,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             raise RulesError(f"reward must be one of {REWARD_MODES}, got {show(reward)}")
         # Each step adds dense_coef times a change of share (at most 1): NaN or inf would poison
         # every reward, and a negative weight would pay players for losing net worth.
-        dense_coef = _check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
+        dense_coef = check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
         self._kwargs = dict(num_players=num_players, rounds=rounds, starting_cash=starting_cash,
                             auctions=auctions, render_mode=render_mode,
                             max_pre_roll_actions=max_pre_roll_actions,
@@ -361,16 +290,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         self.render_mode = render_mode
         self.reward_mode = reward
         self.dense_coef = float(dense_coef)
-        n = num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._seeder = random.Random()
+        self._set_agents(num_players)
         self._rewards_dirty = True
         self._clear_caches()
 
@@ -410,13 +330,7 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         self._obs_cache: dict[int, tuple[int, np.ndarray]] = {}
         self._places = PlaceBlocks()
 
-    # ------------------------------------------------------------------ spaces and names
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
+    # ------------------------------------------------------------------ names
     @staticmethod
     def action_to_string(action: int) -> str:
         return action_to_string(action)
@@ -429,20 +343,9 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # Checked before anything changes (the engine checks too, but only once the seeder has
         # moved on): a refused seed leaves the environment as it was.
-        seed = as_seed(seed)
-        if seed is not None:
-            self._seeder = random.Random(seed)
-            game_seed = seed
-        else:
-            game_seed = self._seeder.getrandbits(63)
+        game_seed = self._game_seed(seed)
         self._drive(Game(self.rules, seed=game_seed), habits=Habits(self.rules.num_players))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._out = [False] * self.rules.num_players  # bankruptcies already rewarded
+        self._open_books()
         self._shares = self._value_shares() if self.reward_mode != "outcome" else None
         self._rewards_dirty = True
         self._clear_caches()
@@ -497,11 +400,8 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             action = as_action_id(action)  # a numpy id becomes an int; anything else raises
         mask = self._mask or self._legal_mask()
         if not mask[action]:
-            legal = self._legal_ids()
-            names = ", ".join(f"{i} ({ACTIONS[i].name})" for i in legal[:12])
-            more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
-            raise IllegalActionError(
-                f"action {action!r} is not legal for {agent} now; legal ids: {names}{more}")
+            raise IllegalActionError(self._not_legal_message(
+                action, agent, self._legal_ids(), lambda i: ACTIONS[i].name))
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_dirty:  # only settling sets rewards: most steps have none to clear
             self._clear_rewards()
@@ -523,60 +423,25 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
         if self.render_mode == "human":
             self.render()
 
-    def _no_agent_message(self, action: object) -> str:
-        shown = show(action)
-        if self.game is None:
-            return f"step({shown}) before reset(): call reset() to start a game"
-        return (f"step({shown}) after every agent is done (the game is over or truncated): "
-                f"call reset() to start a new game")
-
     # ------------------------------------------------------------------ rewards and endings
     def _value_shares(self) -> list[float]:
         if self.reward_mode == "position_share":
             # Net worth plus the rent the holdings should bring (byapar_env.valuation): handing
             # a rival the last piece of a group shows at once, not rounds later.
             worth = [position_value(self.game, s) for s in range(self.rules.num_players)]
-        else:
-            worth = [self.game.net_worth(s) for s in range(self.rules.num_players)]
-        total = sum(worth) or 1
-        return [w / total for w in worth]
+            total = sum(worth) or 1
+            return [w / total for w in worth]
+        return super()._value_shares()
 
     def _settle_rewards_and_endings(self) -> bool:
         """Hand out this step's rewards, terminations and truncations; False when there were
         none (no dense reward, nobody out, no end, no cap), so that the step may skip the rest."""
         game = self.game
-        n = self.rules.num_players
         if (self._shares is None and not game.is_over and self.decisions < self.max_decisions
                 and game.bankrupt == self._out):
             return False
         self._rewards_dirty = True
-        loss = -1.0 / (n - 1)
-        if self._shares is not None:
-            shares = self._value_shares()
-            for s in range(n):
-                if not self._out[s]:
-                    self.rewards[self.possible_agents[s]] += (
-                        self.dense_coef * (shares[s] - self._shares[s]))
-            self._shares = shares
-        for s in range(n):
-            if game.bankrupt[s] and not self._out[s]:
-                self._out[s] = True
-                a = self.possible_agents[s]
-                self.rewards[a] += loss
-                self.terminations[a] = True
-        if game.is_over:
-            winners = set(game.winners)
-            losers = n - len(winners)
-            for s in range(n):
-                a = self.possible_agents[s]
-                if a not in self.terminations or self._out[s]:
-                    continue
-                self.rewards[a] += losers / (n - 1) / len(winners) if s in winners else loss
-                self.terminations[a] = True
-                self._out[s] = True
-        elif self.decisions >= self.max_decisions:
-            for a in self.agents:
-                self.truncations[a] = True
+        self._hand_out()
         return True
 
     # ------------------------------------------------------------------ rendering
@@ -592,9 +457,6 @@ class raw_env(AECEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the unw
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        pass
 
     # ------------------------------------------------------------------ copying and saving
     def save_state(self) -> str:
