@@ -190,13 +190,8 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._mask: tuple[int, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ names
-    @staticmethod
-    def action_to_string(action: int) -> str:
-        return action_to_string(action)
-
-    @staticmethod
-    def observation_layout() -> dict[str, slice]:
-        return observation_layout()
+    action_to_string = staticmethod(action_to_string)
+    observation_layout = staticmethod(observation_layout)
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
