@@ -83,10 +83,11 @@ seed then gives the same game: the arena and the gauntlet use this form (``DEFAU
 time of the simulations so far in this process, shared by its experts, with a margin of
 ``ROUND_MARGIN``; the candidates, the trade finder's list included, are counted from the start
 of the decision); within a round each simulation after the first starts only if one is
-expected to fit, and a round cut short is dropped whole; the trade finder stops at the same
-end. A serve-side form, not reproducible, since the number of rounds depends on the machine's
-speed. ``deadline`` (a ``time.perf_counter`` time, none by default) bounds the search the same
-way whatever the budget: a server sets it from a request's arrival.
+expected to fit, a simulation stops at the end (checked at each of its decisions), and a round
+cut short is dropped whole; the trade finder stops at the same end. A serve-side form, not
+reproducible, since the number of rounds depends on the machine's speed. ``deadline`` (a
+``time.perf_counter`` time, none by default) bounds the search the same way whatever the
+budget: a server sets it from a request's arrival.
 """
 
 from __future__ import annotations
@@ -461,9 +462,9 @@ class ExpertPlayer(EnginePlayer):
         """Rounds of one simulation per candidate, all with the round's seed, until ``sims``
         (``rounds`` of them) or, against ``end`` (``time.perf_counter`` time): a round starts
         only if ``ROUND_MARGIN`` times its expected time fits (from the simulations timed so
-        far in this process; with none yet, the first one measures it), and each simulation
-        after a round's first only if one is expected to fit; a round cut short is dropped
-        whole, so the candidates stay paired."""
+        far in this process; with none yet, the first one measures it), each simulation after
+        a round's first only if one is expected to fit, and a simulation stops at ``end``; a
+        round cut short is dropped whole, so the candidates stay paired."""
         rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
                             self.rollout, self.policy(game), self.value)
         seeds = rollout_seeds(seed)
@@ -477,11 +478,13 @@ class ExpertPlayer(EnginePlayer):
             s = seeds.getrandbits(62)
             for i, c in enumerate(candidates):
                 now = clock()
-                if i and now + self._sim_seconds() > end:
+                score = (None if i and now + self._sim_seconds() > end
+                         else rollouts.run(c.action, s, end))
+                if score is None:  # no time for it, or cut by the deadline
                     for done in candidates[:i]:
                         done.scores.pop()
                     return played
-                c.scores.append(rollouts.run(c.action, s))
+                c.scores.append(score)
                 self._note_sim(clock() - now)
             played += per_round
         return played

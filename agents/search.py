@@ -39,7 +39,9 @@ as long as their games stay alike, and their difference is the action's, not the
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -192,9 +194,10 @@ class Rollouts:
                        else self.population[draw.randrange(len(self.population))])
         return out
 
-    def run(self, first: Action | None, seed: int) -> float:
+    def run(self, first: Action | None, seed: int, deadline: float = math.inf) -> float | None:
         """Take ``first`` (None: let the rollout player decide now too) and play on; the
-        searching seat's score."""
+        searching seat's score, or None if ``deadline`` (``time.perf_counter`` time, checked
+        at every decision) passed first."""
         game = chance_game(self.root, seed)
         driver = SeatDriver.for_game(game, max_decisions=_NO_CAP)
         # The actions already taken before rolling this turn count toward the table's cap.
@@ -205,7 +208,10 @@ class Rollouts:
         stop = horizon(game, self.horizon_rounds)  # before the action: the same for all
         if first is not None and not game.is_over:
             driver.take_engine(first)
+        clock = time.perf_counter
         while (game.round, game.turn) < stop and (legal := driver.engine_choices()):
+            if clock() > deadline:
+                return None
             seat = game.current_player
             driver.take_engine(players[seat].choose(game, seat, legal))
         if self.value is not None:  # the true shares once the game is over

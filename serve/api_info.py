@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -13,10 +13,11 @@ from byapar_env import __version__
 from byapar_env.action_table import ACTIONS
 from byapar_env.engine import board as B
 from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
-from byapar_env.engine.serialize import game_from_dict, game_to_dict
+from byapar_env.engine.serialize import game_to_dict
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import limits
+from .body_limit import ARRIVED
 from .codec import action_from_json, action_to_json
 from .decide import decide
 from .errors import Conflict, InvalidInput
@@ -106,32 +107,33 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         d = decide(roster.make(name), game, body.pre_roll_actions)
         return _decision(game, name, d.action, d.id, start)
 
-    def checked(body_game: object, what: str) -> dict:
-        return game_to_dict(_playable(body_game, what))
+    def checked(body_game: object, what: str) -> tuple:
+        game = _playable(body_game, what)
+        return game, game_to_dict(game)
 
     @router.post("/decide", response_model=DecideOut)
-    async def decide_action(body: DecideIn) -> Response:
+    async def decide_action(body: DecideIn, request: Request) -> Response:
         """What a computer player does in a saved game, for the seat that must decide. Nothing
         is stored. ``ms`` is the server's time to read the game and decide. The expert
         searches in a separate worker process, within ``budget_ms`` counted from the
-        request's arrival (a call that could not start in time gets 503 server_busy)."""
+        request's arrival, before its body was read (a call that could not start in time gets
+        503 server_busy)."""
         start = time.perf_counter()
-        arrived = time.monotonic()
+        arrived = request.scope.get(ARRIVED, time.monotonic())
         name = roster.check(body.player, "player")
         if body.budget_ms is not None and name not in roster.search:
             raise InvalidInput(f"budget_ms is the search budget of {', '.join(roster.search)}; "
                                f"{name!r} does not search", field="budget_ms")
         if name not in roster.search:
             return await run_in_threadpool(fast_decide, body, name, start)
-        data = await run_in_threadpool(checked, body.game, "decide")
+        game, data = await run_in_threadpool(checked, body.game, "decide")
         budget_ms = float(body.budget_ms if body.budget_ms is not None else EXPERT_BUDGET_MS)
         out, _ = await slow.run_async(expert_job, data, body.pre_roll_actions, budget_ms,
                                       arrived + budget_ms / 1000.0, None, None)
-        game = game_from_dict(data)
         return _decision(game, name, action_from_json(out["action"]), out["id"], start)
 
     @router.post("/analyse", response_model=AnalyseOut)
-    async def analyse_game(body: AnalyseIn) -> Response:
+    async def analyse_game(body: AnalyseIn, request: Request) -> Response:
         """Each seat's chance of winning a saved game by rollouts to the end (95% Wilson
         intervals), and the expert's candidate actions with their simulated values. Bounded:
         at most ``max_analyse_rollouts`` rollouts and ``max_expert_sims`` simulations, and the
@@ -139,8 +141,8 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         (``rollouts`` says how many finished; with none, each ``rate`` is null). It runs in a
         separate worker process. The same seed gives the same figures when all of it ran."""
         start = time.perf_counter()
-        arrived = time.monotonic()
-        data = await run_in_threadpool(checked, body.game, "analyse")
+        arrived = request.scope.get(ARRIVED, time.monotonic())
+        _, data = await run_in_threadpool(checked, body.game, "analyse")
         result = await slow.run_async(analyse_job, data, body.pre_roll_actions, body.rollouts,
                                       body.expert_sims, body.seed,
                                       arrived + limits.ANALYSE_BUDGET_S)

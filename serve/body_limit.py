@@ -24,6 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import TooLarge
 
+# Where the request's arrival (``time.monotonic``, before its body is read) is kept in the ASGI
+# scope: a deadline counted from the arrival counts the body's reading and parsing too.
+ARRIVED = "byapar.arrived"
 LARGE_BODY_BYTES = 256 * 1024
 LARGE_BODY_SLOTS = 4
 BODY_READ_TIMEOUT_S = 15.0
@@ -44,6 +47,8 @@ class BodyLimit:
         return f"request bodies are at most {self.max_bytes:,} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope[ARRIVED] = time.monotonic()
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return

@@ -6,7 +6,6 @@ import math
 
 import pytest
 from byapar_agents import ExpertBudgetError, ExpertPlayer, make_agent
-from byapar_agents.arena import ArenaConfig, play_game
 from byapar_agents.expert import DEFAULT_SIMS, pick
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.search import UNDOES, PolicyRolloutPlayer, Rollouts, chance_game, search_root
@@ -15,6 +14,7 @@ from scenario import give, new_game, put, roll, sq
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Phase, Rules
 from byapar_env.engine import actions as A
+from byapar_harness.arena import ArenaConfig, play_game
 
 
 def _legal_choices(monkeypatch) -> list:
@@ -274,6 +274,13 @@ def test_a_deadline_drops_a_round_cut_short_and_keeps_the_candidates_paired(monk
     # No time at all: the policy's choice, with no simulation.
     expert.deadline = -1.0
     assert expert.evaluate(game, 0, seed=1).sims == 0
+
+
+def test_a_rollout_stops_at_its_deadline() -> None:
+    game = new_game(3, seed=1)
+    rollouts = Rollouts(search_root(game), 0, horizon_rounds=3)
+    assert rollouts.run(A.ROLL, 3, deadline=-1.0) is None
+    assert 0.0 <= rollouts.run(A.ROLL, 3) <= 1.0
 
 
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:

@@ -49,7 +49,7 @@ def test_analyse_checks_its_deadline_while_rollouts_run() -> None:
 
 
 def test_analyse_with_all_its_rollouts_matches_the_library() -> None:
-    from byapar_agents.analyse import win_chances
+    from byapar_harness.analyse import win_chances
 
     game = position()
     ours, done = slow.win_chances(game, 6, 3, math.inf)
@@ -82,6 +82,31 @@ def test_bounded_expert_skips_a_round_that_does_not_fit_even_the_first() -> None
         assert evaluation.sims == 0 and evaluation.choice == 0  # the policy's choice
     finally:
         expert_module._SIM_SECONDS[0] = saved
+
+
+def test_a_requests_arrival_is_stamped_before_its_body_is_read() -> None:
+    from byapar_serve.body_limit import ARRIVED, BodyLimit
+
+    seen = {}
+
+    async def app(scope, receive, send) -> None:
+        seen["arrived"] = scope[ARRIVED]
+        seen["body"] = (await receive())["body"]
+
+    parts = [{"type": "http.request", "body": b"{}", "more_body": True},
+             {"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive():
+        await asyncio.sleep(0.05)  # the body takes a while to arrive
+        return parts.pop(0)
+
+    async def send(message) -> None:
+        pass
+
+    before = time.monotonic()
+    scope = {"type": "http", "method": "POST", "headers": []}
+    asyncio.run(BodyLimit(app, max_bytes=1000)(scope, receive, send))
+    assert seen["body"] == b"{}" and before <= seen["arrived"] < before + 0.05
 
 
 def test_expert_job_answers_even_with_no_time_left() -> None:
