@@ -109,8 +109,32 @@ def average_policies(policies: list[NumpyPolicy],
     return NumpyPolicy(layers, policies[0].activation)
 
 
+# The checkpoint formats of the second game, Businessman (byapar_env.businessman): its policies
+# read its observations and choose among its action ids. Every other format is Byapar's.
+BUSINESSMAN_FORMATS = ("businessman-policy",)
+
+
+def _businessman_game() -> dict:
+    import hashlib
+
+    from byapar_env.businessman.action_table import ALL_ACTIONS
+    from byapar_env.businessman.action_table import NUM_ACTIONS as BM_ACTIONS
+    from byapar_env.businessman.board import BOARD_HASH as BM_BOARD
+    from byapar_env.businessman.observation import OBSERVATION_SIZE as BM_SIZE
+    from byapar_env.businessman.observation import OBSERVATION_VERSION as BM_VERSION
+
+    names = "\n".join(str(a) for a in ALL_ACTIONS).encode()
+    return {"observation_version": BM_VERSION, "observation_size": BM_SIZE,
+            "action_version": 1, "num_actions": BM_ACTIONS,
+            "action_table_hash": hashlib.sha256(names).hexdigest()[:16], "board_hash": BM_BOARD}
+
+
 def expected_meta(fmt: str = CHECKPOINT_FORMAT) -> dict:
-    """What a checkpoint must have been made for, to play in this installation."""
+    """What a checkpoint must have been made for, to play in this installation: the game of its
+    format (``BUSINESSMAN_FORMATS``, or Byapar), that game's observation, action table and
+    board."""
+    if fmt in BUSINESSMAN_FORMATS:
+        return {"format": fmt, "checkpoint_version": CHECKPOINT_VERSION, **_businessman_game()}
     return {"format": fmt, "checkpoint_version": CHECKPOINT_VERSION,
             "observation_version": OBSERVATION_VERSION, "observation_size": OBSERVATION_SIZE,
             "action_version": ACTION_VERSION, "num_actions": NUM_ACTIONS,
@@ -118,7 +142,7 @@ def expected_meta(fmt: str = CHECKPOINT_FORMAT) -> dict:
 
 
 def load_checkpoint(folder: str | Path, fmt: str = CHECKPOINT_FORMAT,
-                    outputs: int = NUM_ACTIONS) -> tuple[NumpyPolicy, dict]:
+                    outputs: int | None = None) -> tuple[NumpyPolicy, dict]:
     """The policy and its metadata from a checkpoint folder, checked against this install.
 
     ``fmt`` and ``outputs``: another network of the same form (``byapar_agents.value``: one
@@ -135,7 +159,10 @@ def load_checkpoint(folder: str | Path, fmt: str = CHECKPOINT_FORMAT,
         raise CheckpointError(f"checkpoint {folder}: meta.json is not valid JSON: {exc}") from exc
     if not isinstance(meta, dict):
         raise CheckpointError(f"checkpoint {folder}: meta.json must hold an object")
-    for key, want in expected_meta(fmt).items():
+    expected = expected_meta(fmt)
+    inputs = expected["observation_size"]
+    outputs = expected["num_actions"] if outputs is None else outputs
+    for key, want in expected.items():
         if meta.get(key) != want:
             raise CheckpointError(
                 f"checkpoint {folder} was made for {key} = {meta.get(key)!r}, but this "
@@ -150,11 +177,11 @@ def load_checkpoint(folder: str | Path, fmt: str = CHECKPOINT_FORMAT,
     if not layers or shapes != meta.get("layers"):
         raise CheckpointError(f"checkpoint {folder}: the weights have layers {shapes}, "
                               f"meta.json says {meta.get('layers')}")
-    size = OBSERVATION_SIZE
+    size = inputs
     for (_w, b), shape in zip(layers, shapes, strict=True):
         if shape[0] != size or b.shape != (shape[1],):
             raise CheckpointError(f"checkpoint {folder}: layer shapes {shapes} do not chain "
-                                  f"from {OBSERVATION_SIZE} inputs to {outputs} outputs")
+                                  f"from {inputs} inputs to {outputs} outputs")
         size = shape[1]
     if size != outputs:
         raise CheckpointError(f"checkpoint {folder}: the last layer has {size} outputs, "

@@ -13,17 +13,18 @@ import json
 import math
 from pathlib import Path
 
-from byapar_agents import make_agent
 from byapar_agents.arena import MAX_GAMES, max_workers
 from byapar_agents.network import load_checkpoint
 from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from byapar_agents.population import TRAINING_SEEDS, population_seed
 
+from byapar_env.businessman_v0 import REWARD_MODES as BUSINESSMAN_REWARD_MODES
 from byapar_env.byapar_v0 import REWARD_MODES
 
 from .common import require
 from .config import MAX_ENVS, MAX_SEED, Config, ConfigError, names
 from .evaluation import parse_eval_tables
+from .games import BYAPAR, trained_game
 from .league import POPULATION
 
 
@@ -39,9 +40,9 @@ def _number(flag: str, value: float, low: float, high: float, low_open: bool = F
         raise ConfigError(f"{flag} must be a number in {side}{low:g}, {high:g}], got {value!r}")
 
 
-def _player(flag: str, name: str) -> None:
+def _player(flag: str, name: str, game: str = BYAPAR) -> None:
     try:
-        make_agent(name)
+        trained_game(game).player(name)
     except ValueError as exc:  # UnknownAgentError and CheckpointError say why
         raise ConfigError(f"{flag}: {exc}") from None
 
@@ -68,6 +69,12 @@ def check_config(config: Config) -> None:
     _whole("--n-envs", config.n_envs, 1, MAX_ENVS)
     workers = getattr(config, "n_workers", config.n_envs)
     _whole("--n-workers", workers, 1)
+    try:
+        trained_game(config.game)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if config.game != BYAPAR and config.trainer != "compact":
+        raise ConfigError(f"--game {config.game} is trained by --trainer compact only")
     if config.trainer not in ("sb3", "compact"):
         raise ConfigError(f"--trainer must be sb3 or compact, got {config.trainer!r}")
     if config.backend not in ("local", "ray"):
@@ -97,22 +104,23 @@ def check_config(config: Config) -> None:
     if not config.hidden or any(n < 1 for n in config.hidden):
         raise ConfigError("--hidden takes comma-separated layer sizes of at least 1, got "
                           + ",".join(map(str, config.hidden)))
-    if config.reward not in REWARD_MODES:
-        raise ConfigError(f"--reward must be one of {', '.join(REWARD_MODES)}, "
+    modes = REWARD_MODES if config.game == BYAPAR else BUSINESSMAN_REWARD_MODES
+    if config.reward not in modes:
+        raise ConfigError(f"--reward must be one of {', '.join(modes)} for {config.game}, "
                           f"got {config.reward!r}")
     for flag in ("anchor_share", "medium_share_of_anchors", "latest_share",
                  "single_opponent_share"):
         _number("--" + flag.replace("_", "-"), getattr(config, flag), 0.0, 1.0)
     _whole("--pool-window", config.pool_window, 0)
     for name in names(config.league):
-        if name == POPULATION:
+        if name == POPULATION and config.game == BYAPAR:
             continue
         _unseen_refused(name)
-        _player("--league", name)
+        _player("--league", name, config.game)
     for folder in names(config.exploiters):
         if not Path(folder).is_dir():
             raise ConfigError(f"--exploiters: {folder!r} is not a checkpoint folder")
-        _player("--exploiters", folder)
+        _player("--exploiters", folder, config.game)
     if config.single_opponent_share and not (config.league or config.exploiters):
         raise ConfigError("--single-opponent-share needs a league (--league or --exploiters)")
     if config.single_opponent_share and config.trainer != "compact":
@@ -120,7 +128,7 @@ def check_config(config: Config) -> None:
     _whole("--critic-warmup-steps", config.critic_warmup_steps, 0)
     if config.init_from:
         try:
-            load_checkpoint(config.init_from)
+            load_checkpoint(config.init_from, trained_game(config.game).policy_format)
         except ValueError as exc:
             raise ConfigError(f"--init-from: {exc}") from None
     _number("--kl-to-init", config.kl_to_init, 0.0, 1000.0)
@@ -140,7 +148,7 @@ def check_config(config: Config) -> None:
         raise ConfigError(str(exc)) from None
     for _, name, _ in tables:
         _unseen_refused(name, "--eval-tables")  # selection is training too
-        _player("--eval-tables", name)
+        _player("--eval-tables", name, config.game)
 
 
 def _batch_for(rollout: int, batch: int) -> int:

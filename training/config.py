@@ -37,6 +37,9 @@ class Config:
         "sb3",
         "sb3 (Stable-Baselines3's MaskablePPO) or compact (training/ppo.py: many games per "
         "process, batched networks, every learner seat sampled; faster)")
+    game: str = flag(
+        "byapar",
+        "the game to train for: byapar, or businessman (compact trainer; training/games.py)")
     total_steps: int = flag(
         3_000_000,
         "the learner's decisions to train for in all (imitation not counted); a run stops at "

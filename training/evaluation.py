@@ -1,8 +1,9 @@
 """Evaluation of a snapshot during training: arena games on the run's tables (the arena's own
 code, seeded), noted in state.json and eval.csv, the same for both trainers.
 
-The tables: three medium players, and one heads-up; league runs also three strategists and five
-guardians; ``--eval-tables OPPONENT:COUNT,...`` any others.
+The tables: three medium players, and one heads-up; Byapar's league runs also three
+strategists and five guardians; ``--eval-tables OPPONENT:COUNT,...`` any others. A Businessman
+run (``--game businessman``) plays Businessman's arena.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from byapar_agents.arena import ArenaConfig, run_arena
 
 from .config import Config, names
+from .games import BYAPAR, trained_game
 from .run_folder import write_state
 
 EVAL_TABLES = (("vs3medium", "medium", 3), ("vs1medium", "medium", 1))
@@ -34,13 +36,15 @@ def parse_eval_tables(text: str) -> tuple[tuple[str, str, int], ...]:
 
 
 def evaluate(folder: Path, games: int, seed: int, workers: int,
-             tables=EVAL_TABLES) -> dict:
+             tables=EVAL_TABLES, game: str = BYAPAR) -> dict:
     """The snapshot's win rate and 95% interval at each table (the snapshot plus the
-    opponent's copies)."""
+    opponent's copies), in ``game``'s arena."""
+    # Businessman's tables play its own default round limit (Byapar's arena default is 40).
+    options = {} if game == BYAPAR else {"game": game, "rounds": trained_game(game).rounds}
     out = {}
     for label, other, others in tables:
         summary = run_arena(ArenaConfig(players=(str(folder),) + (other,) * others,
-                                        games=games, seed=seed, workers=workers))
+                                        games=games, seed=seed, workers=workers, **options))
         me = summary["players"][str(folder)]
         out[f"{label}_win_rate"] = me["win_rate"]
         out[f"{label}_ci_low"], out[f"{label}_ci_high"] = me["ci95"]
@@ -50,10 +54,12 @@ def evaluate(folder: Path, games: int, seed: int, workers: int,
 def record_evaluation(folder: Path, steps: int, run: Path, state: dict, config: Config) -> dict:
     """Evaluate a snapshot on the run's tables, note it in state.json and eval.csv, print it
     (both trainers)."""
-    tables = LEAGUE_EVAL_TABLES if config.league or config.exploiters else EVAL_TABLES
+    league = (config.league or config.exploiters) and config.game == BYAPAR
+    tables = LEAGUE_EVAL_TABLES if league else EVAL_TABLES
     if config.eval_tables:
         tables = parse_eval_tables(config.eval_tables)
-    result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers, tables)
+    result = evaluate(folder, config.eval_games, config.seed + 17, config.eval_workers, tables,
+                      config.game)
     state["evaluated_at"] = steps
     write_state(run, state)
     row = {"steps": steps, "wall_seconds": round(state["wall_seconds"], 1),

@@ -27,6 +27,7 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .common import TRAIN_INSTALL, ArgumentParser, require
+from .games import BYAPAR, trained_game
 
 
 class ExportError(ByaparError, ValueError):
@@ -53,15 +54,21 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
         if not 0.0 < blend_weight < 1.0:
             raise ExportError(f"--blend-with: the weight must be between 0 and 1 (both "
                               f"excluded), got {blend_weight:g}")
-        blend_policy = load_checkpoint(blend_folder)[0]  # read before anything is written
+        blend_policy = None  # read below, in the run's format, before anything is written
 
     run = Path(run_dir)
+    # The run's game (byapar train --game) decides the checkpoint format of its policies.
+    run_config = (json.loads((run / "config.json").read_text())
+                  if (run / "config.json").exists() else {})
+    fmt = trained_game(run_config.get("game", BYAPAR)).policy_format
+    if blend_with is not None:
+        blend_policy = load_checkpoint(blend_with[0], fmt)[0]
     parent = Path(out_dir) / name
     if table_size is not None:
         if not MIN_PLAYERS <= table_size <= MAX_PLAYERS:
             raise ExportError(f"--table-size must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
                               f"got {table_size}")
-        _, parent_meta = load_checkpoint(parent)  # the main policy must be there already
+        _, parent_meta = load_checkpoint(parent, fmt)  # the main policy must be there already
         specialist_folders(parent, parent_meta)  # and its list of specialists readable
     latest = run / "latest.zip"
     if not latest.is_file() and not (run / "latest.pt").is_file():
@@ -81,7 +88,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
             folder = run / "pool" / f"step_{step:09d}"
             if not folder.is_dir():
                 raise FileNotFoundError(f"no snapshot {folder}")
-            policies.append(load_checkpoint(folder)[0])
+            policies.append(load_checkpoint(folder, fmt)[0])
         policy, steps = average_policies(policies), max(average)
     elif snapshot is None:
         from sb3_contrib import MaskablePPO
@@ -94,7 +101,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
         folder = run / "pool" / f"step_{snapshot:09d}"
         if not folder.is_dir():
             raise FileNotFoundError(f"no snapshot {folder}")
-        policy, steps = load_checkpoint(folder)[0], snapshot
+        policy, steps = load_checkpoint(folder, fmt)[0], snapshot
     if blend_policy is not None:
         policy = average_policies([blend_policy, policy], [blend_weight, 1.0 - blend_weight])
     state = json.loads((run / "state.json").read_text()) if (run / "state.json").exists() else {}
@@ -125,7 +132,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
                      "imitation_agreement": state.get("imitation_agreement"),
                      "imitation_seconds": state.get("imitation_seconds")},
         "evaluation": evals,
-    })
+    }, fmt)
     if table_size is not None:
         parent_meta.setdefault("table_specialists", {})[str(table_size)] = folder.name
         (parent / "meta.json").write_text(json.dumps(parent_meta, indent=2) + "\n")

@@ -10,32 +10,32 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from byapar_agents import make_agent
-from byapar_agents.arena import play_through_env
 
-from byapar_env.byapar_v0 import raw_env
+from byapar_harness.arena import play_through_env
 
 from .config import Config
-from .opponents import TABLES
+from .games import trained_game
 
 
 def medium_demonstrations(config: Config) -> tuple[np.ndarray, ...]:
     """Observations, masks, the medium player's choices and the discounted outcome that
     followed each, from games of medium players against easy and medium ones at every table
     size (the outcome warms up the value head too, so PPO starts from a sensible critic)."""
+    game = trained_game(config.game)
     rng = random.Random(config.seed)
     obs, masks, acts, returns = [], [], [], []
     for g in range(config.imitation_games):
         n = rng.choice(config.table_sizes)
-        env = raw_env(num_players=n, **rng.choice(TABLES))
-        players = [make_agent("medium" if rng.random() < 0.7 else "easy") for _ in range(n)]
+        env = game.env(n, "outcome", **rng.choice(game.tables))
+        players = [game.player(game.teacher if rng.random() < 0.7 else game.sparring)
+                   for _ in range(n)]
         for s, p in enumerate(players):
             p.reset(s)
         env.reset(seed=rng.getrandbits(31))
         taken: list[list[int]] = [[] for _ in range(n)]  # each seat's sample indices
 
         def record(env, seat, action, players=players, taken=taken) -> None:
-            if players[seat].name == "medium":
+            if players[seat].name == game.teacher:
                 o = env.observe(env.possible_agents[seat])
                 taken[seat].append(len(acts))
                 obs.append(o["observation"])

@@ -42,6 +42,8 @@ from byapar_agents.population import training_names
 
 from byapar_env.single_seat import SingleSeatEnv
 
+from .games import TrainedGame, trained_game
+
 PFSP_FLOOR = 0.02
 # The league name of the generated population (byapar_agents.population): one member with one
 # score, whose every draw seats a fresh player from a training seed, so a run meets thousands
@@ -60,7 +62,9 @@ class LeaguePool:
     """Picks the other seats' players at each episode and learns whom to pick (picklable)."""
 
     def __init__(self, run_dir: str, league: tuple[str, ...], exploiters: tuple[str, ...],
-                 latest_share: float, pool_window: int, worker: int = 0) -> None:
+                 latest_share: float, pool_window: int, worker: int = 0,
+                 game: TrainedGame | None = None) -> None:
+        self.game = game or trained_game("byapar")
         self.pool_dir = Path(run_dir) / "pool"
         self.report_dir = Path(run_dir) / "league"
         self.league = tuple(league)
@@ -90,14 +94,14 @@ class LeaguePool:
         if key in self._fixed:
             return self._fixed[key]
         if key in self.league:
-            player = make_agent(key)
-            if isinstance(player, LearnedPlayer):  # stateless: load it once
+            player = self.game.player(key)
+            if hasattr(player, "policy_for"):  # a learned player is stateless: load it once
                 self._fixed[key] = player
             return player
         if key not in self._loaded:
             keep = set(self.exploiters) | {str(p) for p in self.snapshots()}
             self._loaded = {k: v for k, v in self._loaded.items() if k in keep}
-            self._loaded[key] = LearnedPlayer(key)
+            self._loaded[key] = self.game.learned(key)
         return self._loaded[key]
 
     def __call__(self, rng: random.Random, count: int, single: bool = False) -> list:

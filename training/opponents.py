@@ -18,16 +18,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from byapar_agents import LearnedPlayer, make_agent
+from byapar_agents import LearnedPlayer
 
 from byapar_env.single_seat import SingleSeatEnv
 
 from .config import Config, names
+from .games import BYAPAR, trained_game
 from .league import LeaguePool, LeagueSeatEnv
 
 # The table options an episode's table is drawn from (the table size apart).
-TABLES = [{"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None},
-          {"rounds": 20}, {"rounds": 40, "starting_cash": 10_000}]
+TABLES = list(trained_game(BYAPAR).tables)  # the SB3 trainer plays Byapar only
 
 
 class OpponentPool:
@@ -36,6 +36,7 @@ class OpponentPool:
     def __init__(self, config: Config) -> None:
         self.pool_dir = Path(config.run_dir) / "pool"
         self.config = config
+        self.game = trained_game(config.game)
         self._loaded: dict[str, LearnedPlayer] = {}
 
     def snapshots(self) -> list[Path]:
@@ -48,8 +49,9 @@ class OpponentPool:
         for _ in range(count):
             r = rng.random()
             if not snaps or r < c.anchor_share:
-                name = "medium" if rng.random() < c.medium_share_of_anchors else "easy"
-                players.append(make_agent(name))
+                game = self.game
+                name = game.teacher if rng.random() < c.medium_share_of_anchors else game.sparring
+                players.append(game.player(name))
             elif r < c.anchor_share + c.latest_share:
                 players.append(self._load(snaps[-1]))
             else:
@@ -61,7 +63,7 @@ class OpponentPool:
         if key not in self._loaded:
             keep = {str(p) for p in self.snapshots()}  # forget snapshots out of the window
             self._loaded = {k: v for k, v in self._loaded.items() if k in keep}
-            self._loaded[key] = LearnedPlayer(path)
+            self._loaded[key] = self.game.learned(path)
         return self._loaded[key]
 
 
@@ -69,7 +71,7 @@ def league_pool(config: Config, worker: int, latest_share: float) -> LeaguePool:
     """The league of a league run (``--league`` or ``--exploiters``), for one worker process
     (its scores in RUN/league/worker_K.json)."""
     return LeaguePool(config.run_dir, names(config.league), names(config.exploiters),
-                      latest_share, config.pool_window, worker)
+                      latest_share, config.pool_window, worker, trained_game(config.game))
 
 
 def make_env(config: Config, worker: int = 0):

@@ -47,8 +47,9 @@ from byapar_env.observation import OBSERVATION_SIZE
 
 from .config import Config
 from .evaluation import record_evaluation
+from .games import trained_game
 from .imitation import medium_demonstrations
-from .opponents import TABLES, OpponentPool, league_pool
+from .opponents import OpponentPool, league_pool
 from .rollout import Collector, Layers, Table
 from .run_folder import open_run, write_state
 from .weights import copy_policy_into, numpy_layers
@@ -57,7 +58,8 @@ CHECKPOINT = "latest.pt"
 
 
 # ---------------------------------------------------------------------------- 1. network
-def build_network(hidden: tuple[int, ...]):
+def build_network(hidden: tuple[int, ...], observation_size: int = OBSERVATION_SIZE,
+                  num_actions: int = NUM_ACTIONS):
     import torch
     from torch import nn
 
@@ -67,12 +69,12 @@ def build_network(hidden: tuple[int, ...]):
 
         def __init__(self) -> None:
             super().__init__()
-            self.actor = self._mlp(NUM_ACTIONS, 0.01)
+            self.actor = self._mlp(num_actions, 0.01)
             self.critic = self._mlp(1, 1.0)
 
         @staticmethod
         def _mlp(outputs: int, last_gain: float) -> nn.Sequential:
-            sizes = (OBSERVATION_SIZE, *hidden)
+            sizes = (observation_size, *hidden)
             layers: list[nn.Module] = []
             for a, b in zip(sizes, sizes[1:], strict=False):
                 layers += [nn.Linear(a, b), nn.Tanh()]
@@ -94,12 +96,12 @@ def build_network(hidden: tuple[int, ...]):
     return ActorCritic()
 
 
-def load_actor(net, folder: str) -> None:
-    """Start the actor from a numpy checkpoint (the critic stays fresh)."""
+def load_actor(net, folder: str, fmt: str = "byapar-policy") -> None:
+    """Start the actor from a numpy checkpoint of format ``fmt`` (the critic stays fresh)."""
     import torch
 
     copy_policy_into([m for m in net.actor if isinstance(m, torch.nn.Linear)], folder,
-                     "the --hidden sizes of this run")
+                     "the --hidden sizes of this run", fmt)
 
 
 # ---------------------------------------------------------------------------- 2. collectors
@@ -120,8 +122,9 @@ def make_collector(config: Config, worker: int, n_tables: int, seed: int) -> Col
                             worths)
     else:
         pool = OpponentPool(pool_config)
-    return Collector(n_tables, config.table_sizes, TABLES, config.reward, config.latest_share,
-                     pool, seed, report, config.single_opponent_share)
+    game = trained_game(config.game)
+    return Collector(n_tables, config.table_sizes, game.tables, config.reward,
+                     config.latest_share, pool, seed, report, config.single_opponent_share, game)
 
 
 def _worker(conn, config: Config, worker: int, n_tables: int, seed: int) -> None:
@@ -296,15 +299,16 @@ def imitate(net, data, config: Config) -> float:
             opt.zero_grad()
             loss.backward()
             opt.step()
-        print(f"imitation epoch {epoch + 1}: loss {float(loss):.4f}", flush=True)
+        print(f"imitation epoch {epoch + 1}: loss {float(loss.detach()):.4f}", flush=True)
     with torch.no_grad():
         logp, _ = net.dist(obs[:5000], masks[:5000])
         return float((logp.argmax(dim=1) == acts[:5000]).float().mean())
 
 
 # ---------------------------------------------------------------------------- 4. training
-def _save(net, optimizer, run: Path, steps: int, state: dict) -> Path:
-    """The resumable save and a numpy snapshot of the actor into the pool."""
+def _save(net, optimizer, run: Path, steps: int, state: dict, fmt: str = "byapar-policy") -> Path:
+    """The resumable save and a numpy snapshot of the actor into the pool (in the checkpoint
+    format ``fmt`` of the game trained)."""
     import torch
 
     torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(), "steps": steps},
@@ -312,7 +316,7 @@ def _save(net, optimizer, run: Path, steps: int, state: dict) -> Path:
     (run / "latest.tmp.pt").replace(run / CHECKPOINT)
     folder = run / "pool" / f"step_{steps:09d}"
     NumpyPolicy(numpy_layers(net.actor), "tanh").save(folder, {"name": folder.name,
-                                                               "steps": steps})
+                                                               "steps": steps}, fmt)
     state["steps"] = steps
     write_state(run, state)
     return folder
@@ -331,9 +335,11 @@ def train(config: Config) -> Path:
     from torch.utils.tensorboard import SummaryWriter
 
     run, state = _open_run(config)
+    game = trained_game(config.game)
+    fmt = game.policy_format
     torch.manual_seed(config.seed)
     torch.set_num_threads(max(1, min(2, config.n_workers)))
-    net = build_network(config.hidden)
+    net = build_network(config.hidden, game.observation_size, game.num_actions)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     steps = 0
     if (run / CHECKPOINT).exists():
@@ -344,17 +350,17 @@ def train(config: Config) -> Path:
         print(f"resuming from {run / CHECKPOINT} at step {steps:,}", flush=True)
     else:
         if config.init_from:
-            load_actor(net, config.init_from)
+            load_actor(net, config.init_from, fmt)
             state["init_from"] = config.init_from
         elif config.imitation_games:
             start = time.time()
             state["imitation_agreement"] = imitate(net, medium_demonstrations(config), config)
             state["imitation_seconds"] = round(time.time() - start, 1)
-        _save(net, optimizer, run, steps, state)
+        _save(net, optimizer, run, steps, state, fmt)
     start_policy = None
     if config.kl_to_init:
-        start_policy = build_network(config.hidden)
-        load_actor(start_policy, config.init_from)
+        start_policy = build_network(config.hidden, game.observation_size, game.num_actions)
+        load_actor(start_policy, config.init_from, fmt)
     writer = SummaryWriter(str(run))
     # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
     seed = random.Random(f"{config.seed}:{steps}").getrandbits(32)
@@ -391,7 +397,7 @@ def train(config: Config) -> Path:
                   f"entropy {stats['entropy']:.3f}{kl_note}", flush=True)
             if steps >= next_save or steps >= config.total_steps:
                 next_save = (steps // config.save_every + 1) * config.save_every
-                folder = _save(net, optimizer, run, steps, state)
+                folder = _save(net, optimizer, run, steps, state, fmt)
                 print(f"step {steps:,}: saved {folder.name}", flush=True)
             if steps >= next_eval:
                 next_eval = (steps // config.eval_every + 1) * config.eval_every
@@ -407,7 +413,7 @@ def train(config: Config) -> Path:
 
 def _evaluate(net, optimizer, run: Path, steps: int, state: dict, config: Config,
               writer) -> None:
-    folder = _save(net, optimizer, run, steps, state)
+    folder = _save(net, optimizer, run, steps, state, trained_game(config.game).policy_format)
     result = record_evaluation(folder, steps, run, state, config)
     for key, value in result.items():
         writer.add_scalar(f"eval/{key}", value, steps)

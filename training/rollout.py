@@ -36,6 +36,8 @@ from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.observation import OBSERVATION_SIZE
 
+from .games import TrainedGame, trained_game
+
 Layers = list[tuple[np.ndarray, np.ndarray]]
 LEARNER = "learner"
 
@@ -52,7 +54,7 @@ def mlp(layers: Layers, x: np.ndarray) -> np.ndarray:
 class Table:
     """One game in flight and who plays each of its seats."""
 
-    env: raw_env
+    env: raw_env  # or the environment of the game trained (training/games.py)
     control: list  # per seat: LEARNER, a NumpyPolicy, or a hand-written player
     keys: list[str]  # per seat: the league key of its player ("" for the learner)
     open: dict[int, int] = field(default_factory=dict)  # learner seat -> its open sample index
@@ -64,9 +66,10 @@ class Table:
 class Buffer:
     """One rollout's samples, preallocated; ``nxt[i]`` is the same stream's next sample."""
 
-    def __init__(self, size: int) -> None:
-        self.obs = np.zeros((size, OBSERVATION_SIZE), np.float32)
-        self.mask = np.zeros((size, NUM_ACTIONS), bool)
+    def __init__(self, size: int, observation_size: int = OBSERVATION_SIZE,
+                 num_actions: int = NUM_ACTIONS) -> None:
+        self.obs = np.zeros((size, observation_size), np.float32)
+        self.mask = np.zeros((size, num_actions), bool)
         self.act = np.zeros(size, np.int64)
         self.logp = np.zeros(size, np.float32)
         self.value = np.zeros(size, np.float32)
@@ -104,7 +107,8 @@ class Collector:
                  reward: str, latest_share: float,
                  pick_opponents: Callable[[random.Random, int], list], seed: int,
                  report: Callable[[Table], None] | None = None,
-                 single_opponent_share: float = 0.0) -> None:
+                 single_opponent_share: float = 0.0, game: TrainedGame | None = None) -> None:
+        self.game = game or trained_game("byapar")
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.table_sizes = list(table_sizes)
@@ -131,7 +135,7 @@ class Collector:
     def _new_table(self) -> Table:
         rng = self.rng
         n = rng.choice(self.table_sizes)
-        env = raw_env(num_players=n, reward=self.reward, **rng.choice(self.table_options))
+        env = self.game.env(n, self.reward, **rng.choice(self.table_options))
         me = rng.randrange(n)
         # A single-opponent table (one league member in every other seat) has no self-play
         # seats; the draw is skipped at share 0 so that seeded runs without it are unchanged.
@@ -211,7 +215,7 @@ class Collector:
     def _collect(self, n_samples: int, actor: Layers, critic: Layers, gamma: float,
                  lam: float) -> dict[str, np.ndarray]:
         self.actor, self.critic = actor, critic
-        buf = self.buffer = Buffer(n_samples)
+        buf = self.buffer = Buffer(n_samples, self.game.observation_size, self.game.num_actions)
         episodes = self.episodes
         while buf.size < n_samples:
             learner: list[int] = []

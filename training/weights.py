@@ -39,12 +39,14 @@ def load_numpy_policy(model, folder: str) -> None:
     copy_policy_into(linears + [model.policy.action_net], folder, f"--hidden {hidden}")
 
 
-def copy_policy_into(linears: list, folder: str, hidden: str) -> None:
-    """Copy a numpy checkpoint's layers into torch Linear layers (both trainers' warm start);
-    ``hidden`` names the run's layer sizes for the error when they do not fit."""
+def copy_policy_into(linears: list, folder: str, hidden: str,
+                     fmt: str = "byapar-policy") -> None:
+    """Copy a numpy checkpoint's layers (of format ``fmt``) into torch Linear layers (both
+    trainers' warm start); ``hidden`` names the run's layer sizes for the error when they do
+    not fit."""
     import torch
 
-    policy, _ = load_checkpoint(folder)
+    policy, _ = load_checkpoint(folder, fmt)
     if [tuple(m.weight.shape[::-1]) for m in linears] != [w.shape for w, _ in policy.layers]:
         raise ValueError(f"{folder}: its layers {[w.shape for w, _ in policy.layers]} do not "
                          f"fit {hidden}")

@@ -1,4 +1,5 @@
-"""Computer players for Businessman (``byapar_env.businessman``): random, easy and medium.
+"""Computer players for Businessman (``byapar_env.businessman``): random, easy and medium, and
+learned policies from a checkpoint folder (``byapar train --game businessman``).
 
 >>> from byapar_agents.businessman import make_agent
 >>> player = make_agent("medium")
@@ -10,7 +11,10 @@ table of them on the engine, as the environment would.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .base import BusinessmanPlayer, play_game
+from .learned import LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
@@ -18,16 +22,20 @@ AGENT_NAMES = ("random", "easy", "medium")
 
 
 def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
-    """A fresh Businessman player by name (``random`` takes the seed)."""
+    """A fresh Businessman player by name (``random`` takes the seed), or the player of a
+    Businessman policy checkpoint folder (``CheckpointError`` if it cannot be used)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "easy":
         return EasyPlayer()
     if name == "medium":
         return MediumPlayer()
+    if isinstance(name, str) and name and Path(name).is_dir():
+        return LearnedBusinessmanPlayer(name)
     raise ValueError(f"unknown Businessman player {name!r}: expected one of "
-                     f"{', '.join(AGENT_NAMES)}")
+                     f"{', '.join(AGENT_NAMES)} or a checkpoint folder")
 
 
-__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "MediumPlayer", "RandomPlayer",
+__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "LearnedBusinessmanPlayer",
+           "MediumPlayer", "RandomPlayer",
            "make_agent", "play_game"]

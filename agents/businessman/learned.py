@@ -1,0 +1,41 @@
+"""A learned Businessman player: a policy checkpoint trained by ``byapar train --game businessman``.
+
+The checkpoint is the Byapar hard player's form (``agents/network.py``: ``weights.npz`` and
+``meta.json``, numpy alone) in the format ``businessman-policy``, made for Businessman's
+observation (``byapar_env.businessman.observation``), action table and board; anything else is
+refused with ``CheckpointError``. It reads only its seat's view (``Game.view``: its own Exchange
+hand, never another's) and plays the most likely legal action.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from byapar_env.businessman import ALL_ACTIONS, Action, Game
+from byapar_env.businessman.action_table import legal_mask
+from byapar_env.businessman.observation import encode
+
+from ..network import NumpyPolicy, load_checkpoint
+from .base import BusinessmanPlayer
+
+POLICY_FORMAT = "businessman-policy"
+
+
+class LearnedBusinessmanPlayer(BusinessmanPlayer):
+    """A player from a Businessman policy checkpoint folder."""
+
+    def __init__(self, folder: str | Path, name: str | None = None) -> None:
+        self.folder = Path(folder)
+        self.policy, self.meta = load_checkpoint(self.folder, fmt=POLICY_FORMAT)
+        self.name = name or self.meta.get("name", self.folder.name)
+
+    def policy_for(self, num_players: int) -> NumpyPolicy:
+        """The policy that plays a table of ``num_players`` (one for every size)."""
+        return self.policy
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        return ALL_ACTIONS[self.policy.act(encode(game.view(seat)), legal_mask(game))]
+
+    def act(self, env, seat: int) -> int:
+        view = env.observe(env.possible_agents[seat])
+        return self.policy.act(view["observation"], view["action_mask"])
