@@ -457,18 +457,15 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def run_hostile(base: str, port: int, seconds: float, pid: int) -> dict:
-    """Fast calls (reads of a quiet table, hard's decide) while hostile clients run: slow
-    bodies and slow headers (a byte at a time), 2 MB bodies from 8 clients at once, 45
-    clients queued on one hot table, and analyse back to back."""
+def hostile_clients(base: str, port: int, hot: str, done, conn) -> None:
+    """The hostile clients, in a process of their own (as they would be on other machines:
+    in the measuring process their 57 threads would delay its own calls): slow bodies and
+    slow headers (a byte at a time), 2 MB bodies from 8 clients at once, 45 clients queued on
+    one hot table, and analyse back to back; until ``done`` is set, then what they saw goes
+    back through ``conn``."""
     positions = saved_positions(100, seed=3)
     stop = threading.Event()
     out: dict = {}
-    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
-        hot = client.post("/v1/tables", json={"seats": ["hard"] * 4, "rules": {"rounds": None},
-                                              "seed": 1}).json()["id"]
-        quiet = client.post("/v1/tables", json={"seats": ["person", "hard"], "seed": 2}
-                            ).json()["id"]
     threads = [threading.Thread(target=_slow_sender, args=(port, stop, 400_000, False, out)),
                threading.Thread(target=_slow_sender, args=(port, stop, 0, True, out))]
     threads += [threading.Thread(target=_large_sender, args=(base, stop, out))
@@ -480,7 +477,30 @@ def run_hostile(base: str, port: int, seconds: float, pid: int) -> dict:
                                                                 analyses)))
     for t in threads:
         t.start()
-    time.sleep(2.0)  # every hostile client under way
+    done.wait()
+    stop.set()
+    for t in threads:
+        t.join(30)
+    conn.send((out, analyses))
+
+
+def run_hostile(base: str, port: int, seconds: float, pid: int) -> dict:
+    """Fast calls (reads of a quiet table, hard's decide), one at a time, while the hostile
+    clients (``hostile_clients``, another process) run."""
+    import multiprocessing
+
+    positions = saved_positions(100, seed=3)
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        hot = client.post("/v1/tables", json={"seats": ["hard"] * 4, "rules": {"rounds": None},
+                                              "seed": 1}).json()["id"]
+        quiet = client.post("/v1/tables", json={"seats": ["person", "hard"], "seed": 2}
+                            ).json()["id"]
+    context = multiprocessing.get_context("spawn")
+    done = context.Event()
+    receiver, sender = context.Pipe(duplex=False)
+    hostile = context.Process(target=hostile_clients, args=(base, port, hot, done, sender))
+    hostile.start()
+    time.sleep(4.0)  # the process started and every hostile client under way
     reads, decides = [], {}
     rss = []
     deadline = time.monotonic() + seconds
@@ -502,9 +522,9 @@ def run_hostile(base: str, port: int, seconds: float, pid: int) -> dict:
             if i % 20 == 0:
                 rss.append(_rss_mb(pid))
             time.sleep(0.01)
-    stop.set()
-    for t in threads:
-        t.join(30)
+    done.set()
+    out, analyses = receiver.recv()
+    hostile.join(30)
     fast = [x for x in reads if x >= 0] + decides.get("client", [])
     count = {k: {str(c): v.count(c) for c in set(v)} for k, v in out.items()
              if k in ("large", "hot")}

@@ -7,6 +7,14 @@ once, and how long one may take to arrive.
   request (reading, parsing the JSON, the work); with every slot taken it is refused at once
   with 503 ``server_busy``. Parsed JSON takes about ten times its text in memory, so this
   bounds what bodies can make the server hold: slots x limit x ~10 (4 x 2 MiB x 10: 80 MiB).
+- Rate: at most ``large_per_s`` large bodies are taken a second (a bucket of as many, refilled
+  evenly): reading and parsing a 2 MB body holds the interpreter lock for tens of ms (the JSON
+  parser and the HTTP parser are not interrupted), so a few clients sending them back to back
+  would otherwise take most of the server's time from the fast calls. A game's save is far
+  under ``large_bytes``; only unusual clients meet this.
+- Refusals for being busy are answered after ``busy_pause_s`` (waiting in the event loop,
+  holding nothing), so a client that retries at once without reading ``Retry-After`` retries a
+  few times a second, not hundreds.
 - Time: the whole body must arrive within ``read_timeout_s`` of the request's headers, or the
   request gets 408 ``body_timeout`` and the connection is closed: a client sending a byte at a
   time cannot hold a request (and a slot) open for long.
@@ -29,19 +37,27 @@ from .errors import TooLarge
 ARRIVED = "byapar.arrived"
 LARGE_BODY_BYTES = 256 * 1024
 LARGE_BODY_SLOTS = 4
+LARGE_BODIES_PER_S = 4.0
+BUSY_PAUSE_S = 0.25
 BODY_READ_TIMEOUT_S = 15.0
 
 
 class BodyLimit:
     def __init__(self, app: ASGIApp, max_bytes: int, large_bytes: int = LARGE_BODY_BYTES,
                  large_slots: int = LARGE_BODY_SLOTS,
-                 read_timeout_s: float = BODY_READ_TIMEOUT_S) -> None:
+                 read_timeout_s: float = BODY_READ_TIMEOUT_S,
+                 large_per_s: float = LARGE_BODIES_PER_S,
+                 busy_pause_s: float = BUSY_PAUSE_S) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.large_bytes = large_bytes
         self.large_slots = large_slots
         self.read_timeout_s = read_timeout_s
+        self.large_per_s = large_per_s
+        self.busy_pause_s = busy_pause_s
         self.large_in_use = 0  # changed only in the event loop
+        self._tokens = max(large_per_s, 1.0)  # the rate's bucket, and when it was filled
+        self._filled = time.monotonic()
 
     def _message(self) -> str:
         return f"request bodies are at most {self.max_bytes:,} bytes"
@@ -107,15 +123,22 @@ class BodyLimit:
                 self.large_in_use -= 1
 
     def _take_slot(self) -> bool:
-        if self.large_in_use >= self.large_slots:
+        now = time.monotonic()
+        size = max(self.large_per_s, 1.0)
+        self._tokens = min(size, self._tokens + (now - self._filled) * self.large_per_s)
+        self._filled = now
+        if self.large_in_use >= self.large_slots or self._tokens < 1.0:
             return False
+        self._tokens -= 1.0
         self.large_in_use += 1
         return True
 
     async def _busy(self, send: Send) -> None:
+        await asyncio.sleep(self.busy_pause_s)
         await self._refuse(send, 503, "server_busy",
-                           f"the server is reading {self.large_slots} large request bodies "
-                           "already; try again in a moment", retry=True)
+                           f"the server takes at most {self.large_slots} large request bodies "
+                           f"at once and {self.large_per_s:g} a second; try again in a moment",
+                           retry=True)
 
     async def _refuse(self, send: Send, status: int, code: str, detail: str,
                       retry: bool = False) -> None:

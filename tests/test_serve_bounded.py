@@ -109,6 +109,43 @@ def test_a_requests_arrival_is_stamped_before_its_body_is_read() -> None:
     assert seen["body"] == b"{}" and before <= seen["arrived"] < before + 0.05
 
 
+def test_large_bodies_are_taken_at_most_so_many_a_second() -> None:
+    from byapar_serve.body_limit import BodyLimit
+
+    async def app(scope, receive, send) -> None:
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    limited = BodyLimit(app, max_bytes=10_000, large_bytes=100, large_slots=4,
+                        large_per_s=2.0, busy_pause_s=0.05)
+
+    async def post(size: int) -> int:
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b" " * size, "more_body": False}
+
+        async def send(message) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST",
+                 "headers": [(b"content-length", str(size).encode())]}
+        await limited(scope, receive, send)
+        return sent[0]["status"]
+
+    async def burst() -> list[int]:
+        return [await post(size) for size in (500, 500, 500, 50)]
+
+    start = time.monotonic()
+    # Two large bodies fill the bucket of two a second; the third is refused after the pause;
+    # a small body is never counted.
+    assert asyncio.run(burst()) == [200, 200, 503, 200]
+    assert time.monotonic() - start >= 0.05
+    time.sleep(0.6)  # a second's half refills one
+    assert asyncio.run(post(500)) == 200
+
+
 def test_expert_job_answers_even_with_no_time_left() -> None:
     game = position()
     out, state = slow.expert_job(game_to_dict(game), 0, 300.0, time.monotonic() - 1, 0, None)
