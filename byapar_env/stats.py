@@ -1,0 +1,17 @@
+"""Small statistics shared by the reports of both games' players."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate of ``wins`` in ``n`` games (95% at z = 1.96);
+    (0, 0) for no games."""
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
