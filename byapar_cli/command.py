@@ -102,13 +102,13 @@ def add_backend_flags(ap: ArgumentParser, workers: int, most: int) -> None:
 def require_backend(args: argparse.Namespace, command: str) -> None:
     """Ray must be installed before a --backend ray run starts."""
     if args.backend == "ray":
-        from byapar_agents.arena_ray import RAY_INSTALL
+        from byapar_harness.arena_ray import RAY_INSTALL
 
         require(["ray"], f"{command} --backend ray", RAY_INSTALL)
 
 
 def arena_parser() -> ArgumentParser:
-    from byapar_agents.arena import MAX_GAMES, MAX_SEED, ArenaConfig, default_workers, max_workers
+    from byapar_harness.arena import MAX_GAMES, MAX_SEED, ArenaConfig, default_workers, max_workers
 
     ap = ArgumentParser(prog="byapar arena", description="Computer players against each other.")
     ap.add_argument("--players", default=",".join(ArenaConfig.players),
@@ -136,7 +136,7 @@ def arena_parser() -> ArgumentParser:
 
 
 def arena_main(argv: list[str]) -> int:
-    from byapar_agents.arena import ArenaConfig, format_table, progress_bar, run_arena
+    from byapar_harness.arena import ArenaConfig, format_table, progress_bar, run_arena
 
     args = arena_parser().parse_args(argv)
     if args.json:
@@ -167,7 +167,7 @@ def arena_main(argv: list[str]) -> int:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=2)
     if args.plot:
-        from byapar_agents.arena_plot import plot_win_rates
+        from byapar_harness.arena_plot import plot_win_rates
 
         plot_win_rates(summary, args.plot)
     print(format_table(summary))
@@ -188,8 +188,8 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def gauntlet_parser() -> ArgumentParser:
-    from byapar_agents.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
-    from byapar_agents.gauntlet import (
+    from byapar_harness.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
+    from byapar_harness.gauntlet import (
         DEFAULT_POPULATION,
         DEFAULT_SIZES,
         GROUP_NAMES,
@@ -231,7 +231,7 @@ def gauntlet_parser() -> ArgumentParser:
 
 
 def _groups(text: str) -> tuple[str, ...]:
-    from byapar_agents.gauntlet import GROUP_NAMES
+    from byapar_harness.gauntlet import GROUP_NAMES
 
     names = _names(text)
     if names == ("all",):
@@ -244,13 +244,13 @@ def _groups(text: str) -> tuple[str, ...]:
 
 
 def gauntlet_main(argv: list[str]) -> int:
-    from byapar_agents.gauntlet import (
+    from byapar_harness.gauntlet import (
         DEFAULT_OPPONENTS,
         GauntletConfig,
         format_gauntlet,
         run_gauntlet,
     )
-    from byapar_agents.gauntlet import validate as validate_gauntlet
+    from byapar_harness.gauntlet import validate as validate_gauntlet
 
     ap = gauntlet_parser()
     args = ap.parse_args(argv)
@@ -325,8 +325,9 @@ def serve_main(argv: list[str]) -> int:
 
 
 def analyse_parser() -> ArgumentParser:
-    from byapar_agents.analyse import DEFAULT_ROLLOUTS, EXPERT_SIMS
     from byapar_agents.expert import MAX_SIMS
+
+    from byapar_harness.analyse import DEFAULT_ROLLOUTS, EXPERT_SIMS
 
     ap = ArgumentParser(
         prog="byapar analyse",
@@ -347,7 +348,7 @@ def analyse_parser() -> ArgumentParser:
 
 
 def analyse_main(argv: list[str]) -> int:
-    from byapar_agents.analyse import analyse, format_analysis, read_saved_game
+    from byapar_harness.analyse import analyse, format_analysis, read_saved_game
 
     args = analyse_parser().parse_args(argv)
     if args.json:

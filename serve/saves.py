@@ -8,10 +8,9 @@ limits (``limits``: the rounds and the starting cash it plays), and the table sa
 
 from __future__ import annotations
 
-from byapar_agents.analyse import TABLE_FORMAT
-
 from byapar_env.engine import Game, GameStateError
 from byapar_env.engine.serialize import game_from_dict, game_from_json
+from byapar_harness.analyse import TABLE_FORMAT
 
 from .errors import BadSavedGame
 from .limits import MAX_ROUNDS, MAX_STARTING_CASH

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
-from byapar_agents.arena import ArenaConfig, play_game
 from scenario import give, new_game, sq
 
 from byapar_env.engine import Phase
 from byapar_env.engine import actions as A
+from byapar_harness.arena import ArenaConfig, play_game
 
 OPTIONS = [dict(rounds=40, auctions=True), dict(rounds=None, auctions=False),
            dict(rounds=20, starting_cash=10_000, auctions=True)]

@@ -7,12 +7,12 @@ import warnings
 
 import pytest
 from byapar_agents import make_agent
-from byapar_agents.analyse import AnalyseError, analyse, parse_saved_game
 
 from byapar_cli import command as cli
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
 from byapar_env.engine.serialize import game_to_dict
+from byapar_harness.analyse import AnalyseError, analyse, parse_saved_game
 
 
 def mid_game(rounds: int = 4, players: int = 3) -> Game:

@@ -8,7 +8,9 @@ import sys
 
 import pytest
 from byapar_agents import make_agent
-from byapar_agents.arena import (
+
+from byapar_env.byapar_v0 import raw_env
+from byapar_harness.arena import (
     ArenaConfig,
     ArenaError,
     game_seed,
@@ -19,8 +21,6 @@ from byapar_agents.arena import (
     validate,
     wilson,
 )
-
-from byapar_env.byapar_v0 import raw_env
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-from byapar_agents.arena import ArenaConfig, ArenaError, run_arena, validate
 from byapar_agents.businessman import EasyPlayer, MediumPlayer, make_agent, play_game
 from test_businessman_helpers import give, land, new, set_hand, slot, turn_of
 
@@ -16,6 +15,7 @@ from byapar_env import businessman_v0
 from byapar_env.businessman import Game, Phase, Rules
 from byapar_env.businessman import actions as A
 from byapar_env.businessman import board as B
+from byapar_harness.arena import ArenaConfig, ArenaError, run_arena, validate
 
 BLUE = 1
 
@@ -203,8 +203,8 @@ def test_the_arena_seats_businessman_players_reproducibly() -> None:
 
 
 def test_businessman_arena_games_match_a_direct_play() -> None:
-    from byapar_agents.arena import game_seed
-    from byapar_agents.arena import play_game as arena_game
+    from byapar_harness.arena import game_seed
+    from byapar_harness.arena import play_game as arena_game
 
     config = ArenaConfig(players=("medium", "random", "easy"), games=2, game="businessman",
                          rounds=12)

@@ -16,12 +16,12 @@ import threading
 import time
 
 import pytest
-from byapar_agents import arena
-from byapar_agents.arena import ArenaConfig, ArenaError, game_seed, max_workers, run_games
 
 import byapar_env
 from byapar_cli import command as cli
 from byapar_env import simulate
+from byapar_harness import arena
+from byapar_harness.arena import ArenaConfig, ArenaError, game_seed, max_workers, run_games
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 
@@ -75,10 +75,9 @@ def _check_every_flag(name: str, parser: argparse.ArgumentParser) -> None:
 @pytest.mark.parametrize("name", ["arena", "simulate"])
 def test_table_flags_take_the_rules_figures(name) -> None:
     """One home for the table options' defaults: RULES_FIGURES, read by every parser."""
-    from byapar_agents.arena import ArenaConfig
-    from byapar_agents.gauntlet import GauntletConfig
-
     from byapar_env.engine.board import RULES_FIGURES as F
+    from byapar_harness.arena import ArenaConfig
+    from byapar_harness.gauntlet import GauntletConfig
 
     args = _parsers()[name].parse_args([])
     assert (args.rounds, args.until_one_left, args.starting_cash, args.no_auctions) == (

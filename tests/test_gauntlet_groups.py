@@ -10,8 +10,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from byapar_agents.arena import ArenaError
-from byapar_agents.gauntlet import (
+from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
+from byapar_agents.panel import PANEL_NAMES
+from byapar_agents.population import EVALUATION_SEEDS, population_seed
+
+from byapar_cli import command as cli
+from byapar_harness.arena import ArenaError
+from byapar_harness.gauntlet import (
     DEFAULT_OPPONENTS,
     GROUP_NAMES,
     GROUPS,
@@ -22,11 +27,6 @@ from byapar_agents.gauntlet import (
     validate,
     worst_cases,
 )
-from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
-from byapar_agents.panel import PANEL_NAMES
-from byapar_agents.population import EVALUATION_SEEDS, population_seed
-
-from byapar_cli import command as cli
 
 
 def test_the_groups_and_their_members() -> None:
@@ -130,7 +130,7 @@ def test_a_tiny_grouped_run_plays_reports_and_resumes(tmp_path, monkeypatch) -> 
     text = format_gauntlet(config, result)
     assert "UNSEEN worst case at 3 seats" in text and "seen worst case at 2 seats" in text
     # Started again with the same settings and file, it plays nothing more.
-    import byapar_agents.gauntlet as G
+    import byapar_harness.gauntlet as G
 
     monkeypatch.setattr(G, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
     assert run_gauntlet(config, str(path))["cells"] == result["cells"]

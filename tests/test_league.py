@@ -14,7 +14,6 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from byapar_agents.gauntlet import GauntletConfig, format_gauntlet, run_gauntlet  # noqa: E402
 from byapar_agents.hard import DEFAULT_CHECKPOINT  # noqa: E402
 from byapar_agents.network import load_checkpoint  # noqa: E402
 from byapar_training.league import (  # noqa: E402
@@ -25,6 +24,8 @@ from byapar_training.league import (  # noqa: E402
     league_scores,
     pfsp_weight,
 )
+
+from byapar_harness.gauntlet import GauntletConfig, format_gauntlet, run_gauntlet  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 
@@ -185,7 +186,7 @@ def test_gauntlet_plays_every_cell_reports_the_worst_case_and_resumes(tmp_path,
     text = format_gauntlet(config, result)
     assert "worst case at 3 seats" in text and "trader" in text
     # Started again with the same settings and file, it plays nothing more.
-    import byapar_agents.gauntlet as G
+    import byapar_harness.gauntlet as G
 
     monkeypatch.setattr(G, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
     assert run_gauntlet(config, str(path))["cells"] == result["cells"]

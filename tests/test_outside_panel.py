@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from byapar_agents import make_agent
-from byapar_agents.arena import ArenaConfig, play_game, seat_game
 from byapar_agents.outside import (
     OUTSIDE_NAMES,
     SEEN_OUTSIDE,
@@ -27,6 +26,7 @@ from scenario import give, new_game, sq
 from byapar_env.driver import SeatDriver, offer_steps
 from byapar_env.engine import ActionKind, Game, Phase
 from byapar_env.engine import actions as A
+from byapar_harness.arena import ArenaConfig, play_game, seat_game
 
 REPO = Path(__file__).resolve().parents[1]
 GORKHA, MUSTANG, POKHARA = sq("Gorkha"), sq("Mustang"), sq("Pokhara")

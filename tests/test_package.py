@@ -25,7 +25,7 @@ pytestmark = pytest.mark.package
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN_NAMES = {"byapar_env", "byapar_agents", "byapar_training", "byapar_checkpoints",
-             "byapar_serve", "byapar_cli"}
+             "byapar_serve", "byapar_harness", "byapar_cli"}
 # What a build must not see: version control, earlier builds (setuptools' build/ folder can
 # hold modules deleted since, which would then ship), caches and training runs.
 NOT_SOURCES = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
@@ -117,7 +117,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 prefix = Path(sys.prefix).resolve()
 for name in ("byapar_env", "byapar_agents", "byapar_training", "byapar_checkpoints",
-             "byapar_serve", "byapar_cli"):
+             "byapar_serve", "byapar_harness", "byapar_cli"):
     where = Path(importlib.import_module(name).__file__).resolve()
     assert prefix in where.parents, f"{name} comes from {where}, not from the venv"
 for text in md.requires("byapar-env"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from byapar_agents import PANEL_NAMES, PanelPlayer, make_agent
-from byapar_agents.arena import ArenaConfig, play_game
 from scenario import give, new_game, sq
 
 from byapar_env.engine import Phase
@@ -18,6 +17,7 @@ from byapar_env.valuation import (
     income_per_round,
     trade_gains,
 )
+from byapar_harness.arena import ArenaConfig, play_game
 
 
 def decide(player, game):

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 from byapar_agents import UnknownAgentError, make_agent
-from byapar_agents.arena import ArenaConfig, play_game, seat_game
-from byapar_agents.arena import validate as validate_arena
 from byapar_agents.population import (
     EVALUATION_SEEDS,
     TRAINING_SEEDS,
@@ -31,6 +29,8 @@ from scenario import give, new_game, sq
 from byapar_env.driver import SeatDriver, offer_steps
 from byapar_env.engine import ActionKind, Game, Phase
 from byapar_env.engine import actions as A
+from byapar_harness.arena import ArenaConfig, play_game, seat_game
+from byapar_harness.arena import validate as validate_arena
 
 REPO = Path(__file__).resolve().parents[1]
 GORKHA, MUSTANG, POKHARA = sq("Gorkha"), sq("Mustang"), sq("Pokhara")
@@ -139,7 +139,7 @@ def test_training_and_evaluation_seeds_are_apart() -> None:
     for name in training_names(500, random.Random(0)):
         assert population_seed(name) in TRAINING_SEEDS
     # The gauntlet's population group is evaluation seeds.
-    from byapar_agents.gauntlet import group_members
+    from byapar_harness.gauntlet import group_members
 
     assert all(population_seed(n) in EVALUATION_SEEDS for n in group_members("population", 20))
 

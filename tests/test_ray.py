@@ -11,9 +11,9 @@ import json
 import sys
 
 import pytest
-from byapar_agents.arena import ArenaConfig, ArenaError, run_games, summarise, validate
 
 from byapar_cli import main
+from byapar_harness.arena import ArenaConfig, ArenaError, run_games, summarise, validate
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +176,7 @@ def test_tiny_compact_training_on_ray_completes_and_resumes(ray_instance, tmp_pa
 
 
 def test_gauntlet_on_ray_matches_the_local_gauntlet(ray_instance) -> None:
-    from byapar_agents.gauntlet import GauntletConfig, run_gauntlet
+    from byapar_harness.gauntlet import GauntletConfig, run_gauntlet
 
     local = GauntletConfig(player="medium", opponents=("easy",), sizes=(2, 3), games=6, seed=2)
     remote = GauntletConfig(player="medium", opponents=("easy",), sizes=(2, 3), games=6, seed=2,

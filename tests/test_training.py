@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from byapar_agents import CheckpointError, LearnedPlayer, load_checkpoint, make_agent  # noqa: E402
-from byapar_agents.arena import ArenaConfig, play_game  # noqa: E402
 from byapar_training.export import ExportError  # noqa: E402
 
 from byapar_env import byapar_v0  # noqa: E402
+from byapar_harness.arena import ArenaConfig, play_game  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 

@@ -54,9 +54,10 @@ def test_every_error_of_a_bad_value_is_a_byapar_error() -> None:
 
 def test_the_byapar_errors_stay_what_they_were() -> None:
     from byapar_agents import UnknownAgentError
-    from byapar_agents.analyse import AnalyseError
-    from byapar_agents.arena import ArenaError
     from byapar_training.common import MissingPackageError, UsageError
+
+    from byapar_harness.analyse import AnalyseError
+    from byapar_harness.arena import ArenaError
 
     for cls in (UnknownAgentError, AnalyseError, ArenaError, UsageError):
         assert issubclass(cls, ByaparError) and issubclass(cls, ValueError)

@@ -34,15 +34,16 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from byapar_agents import LEVEL_NAMES
+from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
+from byapar_agents.panel import PANEL_NAMES
+from byapar_agents.population import EVALUATION_SEEDS, evaluation_names
+
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from . import LEVEL_NAMES
 from .arena import ArenaConfig, ArenaError, run_arena
 from .arena import validate as validate_arena
-from .outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
-from .panel import PANEL_NAMES
-from .population import EVALUATION_SEEDS, evaluation_names
 
 LEVELS = LEVEL_NAMES
 DEFAULT_OPPONENTS = LEVELS + PANEL_NAMES

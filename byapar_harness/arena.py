@@ -1,0 +1,471 @@
+"""The arena: computer players against each other, with honest statistics.
+
+    byapar arena --players medium,easy,easy,random --games 2000 --seed 0 --workers 2
+    byapar arena --game businessman --players medium,easy,easy,easy --rounds 20
+
+Seats rotate from game to game (game ``g`` seats the lineup shifted by ``g mod n``), and every
+game's seed is derived from ``--seed`` and the game's number alone, so results are the same for
+any number of workers. Win rates count a shared win as its share and carry a 95% Wilson interval;
+an OpenSkill (Plackett-Luce) rating per player kind is fitted over the games in order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import signal
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+
+from byapar_agents import AGENT_NAMES, is_expert_name, make_agent
+from byapar_agents.base import EnginePlayer
+from byapar_agents.network import single_thread_blas
+
+from byapar_env.byapar_v0 import raw_env
+
+# PRE_ROLL_CAP is the environment's default pre-roll cap, which the engine tables play under
+# too; it and the table sizes stay importable from here (the server reads the cap here).
+from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, SeatDriver  # noqa: F401
+from byapar_env.engine import Game, Rules
+from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from .arena_errors import ArenaError
+from .arena_ray import run_ranges  # Ray itself is imported only by a run on it
+
+# Every game's result is kept until the end (the ratings are fitted over the games in order),
+# about a kilobyte each: a million games is hours of play and about a gigabyte, and a bigger
+# run is far more likely a typo than a plan.
+MAX_GAMES = 1_000_000
+# Seeds from 0 up: random.Random folds a negative seed onto its absolute value, so --seed -1
+# would replay the games of --seed 1. The top is the largest signed 64-bit integer, so that the
+# seed in the JSON output reads back exactly in other languages too.
+MAX_SEED = 2**63 - 1
+GAMES = ("byapar", "businessman")
+BUSINESSMAN = "businessman"
+BUSINESSMAN_UNTIL_ONE_CAP = 100  # rounds, as Byapar's "until one player is left"
+
+
+def max_workers() -> int:
+    """The most worker processes a run may ask for: four per core, and never more than 64
+    (more processes than that only share the same cores and the memory)."""
+    return min(64, 4 * max(os.cpu_count() or 1, 1))
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    players: tuple[str, ...] = ("hard", "medium", "easy", "random")
+    games: int = 400
+    seed: int = 0
+    workers: int = 1
+    rounds: int | None = RULES_FIGURES.default_rounds
+    starting_cash: int = RULES_FIGURES.default_starting_cash
+    auctions: bool = RULES_FIGURES.default_auctions
+    # Where the games run: "local" (this machine's processes) or "ray" (Ray tasks: a local Ray
+    # instance, or the cluster at ``address``; arena_ray.py). Results do not depend on it.
+    backend: str = "local"
+    address: str | None = None
+    # The game the tables play: "byapar", or "businessman" (byapar_env.businessman, with its
+    # own players, agents/businessman; ``rounds`` is its max_rounds, None playing until one is
+    # left with the same 100-round cap as Byapar's, and it has no cash or auction options).
+    game: str = "byapar"
+
+    def rules(self) -> Rules:
+        if self.game == BUSINESSMAN:
+            from byapar_env.businessman import Rules as BusinessmanRules
+
+            return BusinessmanRules(num_players=len(self.players),
+                                    max_rounds=BUSINESSMAN_UNTIL_ONE_CAP if self.rounds is None
+                                    else self.rounds)
+        return Rules(num_players=len(self.players), rounds=self.rounds,
+                     starting_cash=self.starting_cash, auctions=self.auctions)
+
+
+@dataclass
+class GameResult:
+    index: int
+    kinds: list[str]  # by seat
+    shares: list[float]  # each seat's share of the win
+    net_worth: list[int]
+    ranks: list[float]  # 1 is best; ties share the average rank
+    bankrupt: list[bool]
+    rounds: int
+    decisions: int
+    turns: int
+    ended_by_bankruptcy: bool
+
+
+def validate(config: ArenaConfig) -> None:
+    n = len(config.players)
+    if config.game not in GAMES:
+        raise ArenaError(f"--game must be one of {', '.join(GAMES)}, got {config.game!r}")
+    if config.game == BUSINESSMAN:
+        _validate_businessman(config)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
+                         f"{', '.join(config.players) or 'none'}")
+    _check_whole("--games", config.games, 1, MAX_GAMES)
+    _check_whole("--workers", config.workers, 1, max_workers(), " (four per core here)")
+    _check_whole("--seed", config.seed, 0, MAX_SEED, " (2**63 - 1)")
+    if config.backend not in ("local", "ray"):
+        raise ArenaError(f"--backend must be local or ray, got {config.backend!r}")
+    if config.address is not None and (not isinstance(config.address, str)
+                                       or not config.address.strip()):
+        raise ArenaError(f"--address must be a Ray cluster's address (HOST:PORT or auto), "
+                         f"got {config.address!r}")
+    if config.address is not None and config.backend != "ray":
+        raise ArenaError("--address is where Ray runs the games: it needs --backend ray")
+    try:
+        config.rules()
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from exc
+    for name in dict.fromkeys(config.players):
+        try:
+            _make(config, name)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from exc
+
+
+def _validate_businessman(config: ArenaConfig) -> None:
+    if config.starting_cash != RULES_FIGURES.default_starting_cash or not config.auctions:
+        raise ArenaError("Businessman has no --starting-cash or --no-auctions option (every "
+                         "player starts with 250,000 cr; there are no auctions)")
+    if config.rounds is not None and (isinstance(config.rounds, bool)
+                                      or not isinstance(config.rounds, int) or config.rounds < 1):
+        raise ArenaError(f"--rounds must be a whole number from 1 up, got {config.rounds!r}")
+
+
+def _make(config: ArenaConfig, name: str, seed: int | None = None):
+    if config.game == BUSINESSMAN:
+        from byapar_agents.businessman import make_agent as make_businessman
+
+        return make_businessman(name, seed)
+    return make_agent(name, seed=seed) if seed is not None else make_agent(name)
+
+
+def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = f"{value:,}" if isinstance(value, int) else repr(value)
+        raise ArenaError(f"{flag} must be a whole number from {low:,} to {high:,}{why}, "
+                         f"got {shown}")
+
+
+_NO_CAP = NO_DECISION_CAP  # arena games run to their real end, never truncated
+_LEARNED: dict[str, object] = {}  # checkpoint players are stateless: load each once a process
+
+
+def _player(kind: str, seed: int):
+    # The expert keeps per-game state (its decision seeds): a fresh one per seat and game, at
+    # the simulation budget (DEFAULT_SIMS, or SIMS of expert@SIMS), so runs are reproducible.
+    if kind in AGENT_NAMES or is_expert_name(kind):
+        return make_agent(kind, seed=seed)
+    if kind not in _LEARNED:
+        _LEARNED[kind] = make_agent(kind)
+    return _LEARNED[kind]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index``: from the run's seed and the game's number alone."""
+    return random.Random(seed * 1_000_003 + index).getrandbits(63)
+
+
+def _ranks(worth: list[int]) -> list[float]:
+    ranks = []
+    for w in worth:
+        better = sum(1 for x in worth if x > w)
+        equal = sum(1 for x in worth if x == w)
+        ranks.append(better + (equal + 1) / 2)
+    return ranks
+
+
+def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
+    """Game ``index``'s table: the seats' kinds (rotated by the game's number), fresh players
+    reset for the game, and the game's seed."""
+    n = len(config.players)
+    shift = index % n
+    kinds = [config.players[(s + shift) % n] for s in range(n)]
+    seed = game_seed(config.seed, index)
+    if config.game == BUSINESSMAN:
+        players = [_make(config, k, seed + s) for s, k in enumerate(kinds)]
+    else:
+        players = [_player(k, seed + s) for s, k in enumerate(kinds)]
+    for s, player in enumerate(players):
+        if hasattr(player, "reset"):
+            player.reset(seed + s)
+    return kinds, players, seed
+
+
+def table_env(config: ArenaConfig, seed: int) -> raw_env:
+    """An environment reset for a game of the run: its table options, played to the end."""
+    env = raw_env(num_players=len(config.players), rounds=config.rounds,
+                  starting_cash=config.starting_cash, auctions=config.auctions,
+                  max_decisions=_NO_CAP)
+    env.reset(seed=seed)
+    return env
+
+
+def play_game(config: ArenaConfig, index: int) -> GameResult:
+    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
+    kinds, players, seed = seat_game(config, index)
+    if config.game == BUSINESSMAN:
+        return _play_businessman(config, index, kinds, players, seed)
+    if all(isinstance(p, EnginePlayer) and p.engine_tables for p in players):
+        return _play_on_engine(config, index, kinds, players, seed)
+    env = table_env(config, seed)
+    decisions = play_through_env(env, players)
+    return _result(index, kinds, env.game, decisions)
+
+
+def play_through_env(env: raw_env, players: list, on_decision=None) -> int:
+    """Play a reset environment to the end, one player per seat; ``on_decision(env, seat,
+    action)`` sees each choice before it is taken. Returns the number of decisions."""
+    names = env.agent_name_mapping
+    terminations, truncations = env.terminations, env.truncations
+    decisions = 0
+    while env.agents:
+        agent = env.agent_selection
+        if terminations[agent] or truncations[agent]:
+            env.step(None)
+            continue
+        seat = names[agent]
+        action = players[seat].act(env, seat)
+        if on_decision is not None:
+            on_decision(env, seat, action)
+        env.step(action)
+        decisions += 1
+    return decisions
+
+
+def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],
+                    players: list[EnginePlayer], seed: int) -> GameResult:
+    """A table of hand-written players, played on the engine without the environment: the same
+    game as through it (the same seed, the same choices), several times faster. The
+    environment's own driver plays it, at the engine level: the same pre-roll cap, the same
+    decisions taken without asking, a trade offer counted as its composition steps."""
+    driver = SeatDriver.for_game(Game(config.rules(), seed=seed), max_decisions=_NO_CAP)
+    game = driver.game
+    decisions = 0
+    while legal := driver.engine_choices():
+        seat = game.current_player
+        decisions += driver.take_engine(players[seat].choose(game, seat, legal))
+    return _result(index, kinds, game, decisions)
+
+
+def _play_businessman(config: ArenaConfig, index: int, kinds: list[str], players: list,
+                      seed: int) -> GameResult:
+    """A Businessman table, played on its engine as ``businessman_v0`` plays it (a decision
+    with a single legal action taken without asking), to the end."""
+    from byapar_agents.businessman import play_game as play_businessman
+
+    from byapar_env.businessman import Game as BusinessmanGame
+
+    game = BusinessmanGame(config.rules(), seed=seed)
+    decisions = play_businessman(game, players)
+    return _result(index, kinds, game, decisions)
+
+
+def _result(index: int, kinds: list[str], game: Game, decisions: int) -> GameResult:
+    n = game.num_players
+    worth = [game.net_worth(s) for s in range(n)]
+    winners = game.winners
+    shares = [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+    return GameResult(index, kinds, shares, worth, _ranks(worth), list(game.bankrupt),
+                      game.round, decisions, game.turn_count, len(game.active_seats()) == 1)
+
+
+def play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
+    """Games ``start`` to ``stop - 1`` of the run: one chunk of ``run_games``, in a worker
+    process or a Ray task (module-level, so that both send it by reference)."""
+    config, start, stop = args
+    return [play_game(config, i) for i in range(start, stop)]
+
+
+def run_games(config: ArenaConfig, progress: Callable[[int, int], None] | None = None
+              ) -> list[GameResult]:
+    """Every game of the run, in game order, on ``config.workers`` processes, or as Ray tasks
+    (``config.backend == "ray"``: arena_ray.py), one per chunk of games either way."""
+    chunk = max(1, min(50, config.games // (config.workers * 4) or 1))
+    ranges = [(config, i, min(i + chunk, config.games)) for i in range(0, config.games, chunk)]
+    # Never more processes than pieces of work (--workers 8 --games 2 starts two); the results
+    # do not depend on the number of processes.
+    workers = min(config.workers, len(ranges))
+    if config.backend == "ray":
+        return run_ranges(play_range, ranges, workers, config.games, config.address, progress)
+    results: list[GameResult] = []
+    if workers == 1:
+        for r in ranges:
+            results += play_range(r)
+            if progress:
+                progress(len(results), config.games)
+    else:
+        with worker_pool(workers) as pool:
+            for part in pool.imap(play_range, ranges):
+                results += part
+                if progress:
+                    progress(len(results), config.games)
+    return results
+
+
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    single_thread_blas()  # a spawned worker starts with numpy's default threads
+
+
+def worker_pool(workers: int):
+    """A pool of spawned processes that ignore Ctrl-C: the terminal sends SIGINT to every
+    process of the group, and only the parent should answer it (it stops the run and the pool
+    terminates the workers on the way out), not each worker with a traceback of its own. SIGINT
+    is ignored while the workers are started as well, because a worker inherits that setting
+    from its birth, before it could run an initializer; the parent's handler comes back at
+    once."""
+    # Only the main thread may set handlers; a handler set outside Python reads as None.
+    old = (signal.signal(signal.SIGINT, signal.SIG_IGN)
+           if threading.current_thread() is threading.main_thread() else None)
+    try:
+        return get_context("spawn").Pool(workers, initializer=_worker_start)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class KindStats:
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    ci95: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    mean_net_worth: float = 0.0
+    mean_rank: float = 0.0
+    bankruptcies: int = 0
+    rating_mu: float = 0.0
+    rating_sigma: float = 0.0
+    rating: float = 0.0  # the conservative ordinal, mu - 3 sigma
+
+
+def _fit_ratings(results: Sequence[GameResult], kinds: list[str]) -> dict[str, tuple[float, float]]:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {k: model.rating(name=k) for k in kinds}
+    for r in results:
+        teams = [[model.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in r.kinds]
+        new = model.rate(teams, ranks=r.ranks)
+        for k in set(r.kinds):
+            seats = [s for s, x in enumerate(r.kinds) if x == k]
+            mu = statistics.fmean(new[s][0].mu for s in seats)
+            sigma = statistics.fmean(new[s][0].sigma for s in seats)
+            ratings[k] = model.rating(mu=mu, sigma=sigma)
+    return {k: (v.mu, v.sigma) for k, v in ratings.items()}
+
+
+def summarise(config: ArenaConfig, results: Sequence[GameResult], elapsed: float) -> dict:
+    kinds = list(dict.fromkeys(config.players))
+    stats = {k: KindStats() for k in kinds}
+    worth: dict[str, list[int]] = {k: [] for k in kinds}
+    ranks: dict[str, list[float]] = {k: [] for k in kinds}
+    for r in results:
+        for s, k in enumerate(r.kinds):
+            st = stats[k]
+            st.games += 1
+            st.wins += r.shares[s]
+            st.bankruptcies += r.bankrupt[s]
+            worth[k].append(r.net_worth[s])
+            ranks[k].append(r.ranks[s])
+    ratings = _fit_ratings(results, kinds)
+    for k, st in stats.items():
+        st.win_rate = st.wins / st.games
+        st.ci95 = list(wilson(st.wins, st.games))
+        st.mean_net_worth = statistics.fmean(worth[k])
+        st.mean_rank = statistics.fmean(ranks[k])
+        st.rating_mu, st.rating_sigma = ratings[k]
+        st.rating = st.rating_mu - 3 * st.rating_sigma
+    games = len(results)
+    return {
+        "config": {**asdict(config), "players": list(config.players)},
+        "players": {k: asdict(st) for k, st in stats.items()},
+        "run": {
+            "games": games,
+            "mean_rounds": statistics.fmean(r.rounds for r in results),
+            "ended_by_bankruptcy": sum(r.ended_by_bankruptcy for r in results) / games,
+            "ended_by_round_limit": sum(not r.ended_by_bankruptcy for r in results) / games,
+            "decisions_per_game": statistics.fmean(r.decisions for r in results),
+            "games_per_s": games / elapsed,
+            "turns_per_s": sum(r.turns for r in results) / elapsed,
+            "seconds": elapsed,
+        },
+    }
+
+
+def run_arena(config: ArenaConfig, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Validate, play every game, and summarise."""
+    validate(config)
+    start = time.perf_counter()
+    results = run_games(config, progress)
+    return summarise(config, results, time.perf_counter() - start)
+
+
+def format_table(summary: dict) -> str:
+    cfg = summary["config"]
+    width = max(10, 2 + max(len(k) for k in summary["players"]))
+    rounds = "until one is left" if cfg["rounds"] is None else f"{cfg['rounds']} rounds"
+    if cfg.get("game", "byapar") == BUSINESSMAN:
+        head = (f"Businessman: {summary['run']['games']} games, seats rotated: "
+                f"{', '.join(cfg['players'])}; {rounds}, seed {cfg['seed']}")
+    else:
+        head = (f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
+                f"{rounds}, starting cash {cfg['starting_cash']:,}, "
+                f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}")
+    lines = [
+        head,
+        "",
+        f"{'player':<{width}}{'games':>7}{'wins':>9}{'win rate':>10}{'95% CI':>17}"
+        f"{'net worth':>11}{'rank':>6}{'bankrupt':>10}{'rating':>8}",
+    ]
+    for k, st in summary["players"].items():
+        lo, hi = st["ci95"]
+        lines.append(
+            f"{k:<{width}}{st['games']:>7}{st['wins']:>9.1f}{st['win_rate']:>10.1%}"
+            f"{f'{lo:.1%} - {hi:.1%}':>17}{st['mean_net_worth']:>11,.0f}{st['mean_rank']:>6.2f}"
+            f"{st['bankruptcies']:>10}{st['rating']:>8.1f}")
+    run = summary["run"]
+    lines += [
+        "",
+        f"mean rounds {run['mean_rounds']:.1f}; "
+        f"ended by bankruptcy {run['ended_by_bankruptcy']:.1%}, "
+        f"by the round limit {run['ended_by_round_limit']:.1%}; "
+        f"{run['decisions_per_game']:.0f} decisions a game",
+        f"{run['games_per_s']:.1f} games/s, {run['turns_per_s']:,.0f} turns/s "
+        f"({run['seconds']:.1f} s)",
+        "rating: OpenSkill Plackett-Luce, mu - 3 sigma, fitted over the games in order",
+    ]
+    return "\n".join(lines)
+
+
+def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
+    width = 30
+    filled = width * done // total
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
