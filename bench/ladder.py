@@ -1,0 +1,108 @@
+"""Ratings of the difficulty ladder's levels (``agents.ladder``): seeded four-seat games among them.
+
+    python -m bench.ladder --out DIR [--games 300] [--seed 0] [--levels beginner,...,master]
+                           [--expert-sims 12] [--json PATH]
+
+Game ``i`` seats four different levels, drawn and ordered from the seed and ``i`` alone, on the
+game seed the arena would give game ``i`` (``arena.game_seed``); the expert, when on the list,
+plays ``--expert-sims`` simulations a decision (reproducible). Each game's result is appended to
+``DIR/games.jsonl`` as it ends, so a run started again goes on from there. The summary is the
+arena's (``arena.summarise``): each level's win rate in these games with its 95% Wilson
+interval, and its OpenSkill (Plackett-Luce) rating fitted over them in game order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from byapar_agents.arena import (
+    ArenaConfig,
+    GameResult,
+    _result,
+    game_seed,
+    play_through_env,
+    summarise,
+    table_env,
+)
+from byapar_agents.expert import ExpertPlayer
+from byapar_agents.ladder import LADDER, make_level
+from byapar_agents.network import single_thread_blas
+
+DEFAULT_LEVELS = tuple(n for n in LADDER if n != "expert")
+
+
+def table(levels: tuple[str, ...], seed: int, index: int) -> list[str]:
+    return random.Random(seed * 1_000_003 + index).sample(list(levels), 4)
+
+
+def play(levels: tuple[str, ...], seed: int, index: int, expert_sims: int) -> GameResult:
+    kinds = table(levels, seed, index)
+    gseed = game_seed(seed, index)
+    players = []
+    for s, k in enumerate(kinds):
+        if k == "expert":
+            p = ExpertPlayer(gseed + s, sims=expert_sims)
+            p.reset(gseed + s)
+        else:
+            p = make_level(k, gseed + s)
+        players.append(p)
+    env = table_env(ArenaConfig(players=tuple(kinds)), gseed)
+    decisions = play_through_env(env, players)
+    return _result(index, kinds, env.game, decisions)
+
+
+def run(out: Path, games: int, seed: int, levels: tuple[str, ...], expert_sims: int) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    setup = {"games": games, "seed": seed, "levels": list(levels), "expert_sims": expert_sims}
+    meta = out / "setup.json"
+    if meta.exists() and json.loads(meta.read_text()) != setup:
+        raise SystemExit(f"{out} holds a run with other settings: {meta.read_text()}")
+    meta.write_text(json.dumps(setup) + "\n")
+    path = out / "games.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    done = {r["index"] for r in rows}
+    start = time.perf_counter()
+    for i in range(games):
+        if i in done:
+            continue
+        r = play(levels, seed, i, expert_sims)
+        row = {k: getattr(r, k) for k in GameResult.__dataclass_fields__}
+        rows.append(row)
+        with path.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        if (i + 1) % 20 == 0:
+            print(f"{i + 1} games, {time.perf_counter() - start:.0f} s", flush=True)
+    results = sorted((GameResult(**r) for r in rows if r["index"] < games),
+                     key=lambda r: r.index)
+    summary = summarise(ArenaConfig(players=levels, games=games, seed=seed), results,
+                        time.perf_counter() - start)
+    return {**setup, "players": {k: summary["players"][k] for k in levels}}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--levels", default=",".join(DEFAULT_LEVELS))
+    ap.add_argument("--expert-sims", type=int, default=12)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    single_thread_blas()
+    levels = tuple(args.levels.split(","))
+    result = run(args.out, args.games, args.seed, levels, args.expert_sims)
+    for k in levels:
+        p = result["players"][k]
+        print(f"{k:<9} rating {p['rating_mu']:6.2f} (sigma {p['rating_sigma']:.2f})  "
+              f"win rate {p['win_rate']:.1%} ({p['ci95'][0]:.1%} - {p['ci95'][1]:.1%}) "
+              f"of {p['games']} games")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
