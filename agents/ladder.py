@@ -4,7 +4,7 @@ an opponent by strength.
     from byapar_agents.ladder import LADDER, make_level
     make_level("casual", seed=7)        # a fresh player of that level
 
-Each level is a player of this project, or a blend of two of them (``LapsingPlayer``):
+Each level is a player of this project, or a blend of two of them (``lapsing``):
 
 | level | who plays |
 |---|---|
@@ -84,17 +84,15 @@ def make_level(name: str, seed: int | None = None, budget_ms: float | None = Non
     sound, habit, lapse = _SPEC[name]
     player = _base(sound, seed, budget_ms)
     if habit is not None:
-        player = LapsingPlayer(name, player, _base(habit, seed, None), lapse)
+        player = lapsing(name, player, _base(habit, seed, None), lapse)
     if hasattr(player, "reset"):
         player.reset(seed)
     return player
 
 
-class LapsingPlayer(EnginePlayer):
+class _Lapses:
     """``sound``, except at a share ``lapse`` of its decisions, drawn one by one from the
-    seed given to ``reset``, where ``habit`` decides instead. A trade offer is composed to its
-    end by the player that started it. On an engine table (both players hand-written) the
-    draw is made in ``choose``; through the environment in ``act``."""
+    seed given to ``reset``, where ``habit`` decides instead."""
 
     def __init__(self, name: str, sound: object, habit: object, lapse: float) -> None:
         super().__init__()
@@ -104,14 +102,13 @@ class LapsingPlayer(EnginePlayer):
         self.sound = sound
         self.habit = habit
         self.lapse = lapse
-        self.engine_tables = all(isinstance(p, EnginePlayer) and p.engine_tables
-                                 for p in (sound, habit))
         self.lapses = 0  # decisions taken by the habit this game
         self.decisions = 0
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
+        if isinstance(self, EnginePlayer):
+            EnginePlayer.reset(self, seed)
         self._rng = random.Random(seed)
         self._composer: object | None = None
         self.lapses = self.decisions = 0
@@ -126,12 +123,12 @@ class LapsingPlayer(EnginePlayer):
             return self.habit
         return self.sound
 
-    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        return self._draw().choose(game, seat, legal)
+
+class LapsingPlayer(_Lapses):
+    """Lapses (``_Lapses``) through the environment, for any two players (a learned one
+    among them): a trade offer is composed to its end by the player that started it."""
 
     def act(self, env: raw_env, seat: int) -> int:
-        if self.engine_tables:
-            return super().act(env, seat)  # composes a chosen offer from this player's steps
         if env.draft is not None and self._composer is not None:
             return int(self._composer.act(env, seat))
         who = self._draw()
@@ -140,4 +137,20 @@ class LapsingPlayer(EnginePlayer):
         return i
 
 
-__all__ = ["LADDER", "LADDER_TEXT", "LapsingPlayer", "make_level"]
+class LapsingEnginePlayer(_Lapses, EnginePlayer):
+    """Lapses (``_Lapses``) between two hand-written players, drawn in ``choose``: a
+    hand-written player itself, so it sits on engine tables and composes its offers as one."""
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        return self._draw().choose(game, seat, legal)
+
+
+def lapsing(name: str, sound: object, habit: object, lapse: float) -> _Lapses:
+    """``sound`` lapsing into ``habit`` at a share ``lapse`` of its decisions: a
+    ``LapsingEnginePlayer`` when both are hand-written, a ``LapsingPlayer`` otherwise."""
+    engine = all(isinstance(p, EnginePlayer) and p.engine_tables for p in (sound, habit))
+    return (LapsingEnginePlayer if engine else LapsingPlayer)(name, sound, habit, lapse)
+
+
+__all__ = ["LADDER", "LADDER_TEXT", "LapsingEnginePlayer", "LapsingPlayer", "lapsing",
+           "make_level"]

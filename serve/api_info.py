@@ -53,7 +53,9 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
     router = APIRouter(prefix="/v1", tags=["info"])
     info = {
         "api_version": limits.API_VERSION, "version": __version__,
-        "players": {"person": PERSON, "levels": list(roster.levels),
+        "players": {"person": PERSON,
+                    "ladder": [{"name": n, "text": roster.ladder_text[n]} for n in roster.ladder],
+                    "levels": list(roster.levels),
                     "panel": list(roster.panel), "search": list(roster.search),
                     "checkpoints": list(roster.checkpoints),
                     "all": list(roster.names)},

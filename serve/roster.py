@@ -1,5 +1,5 @@
-"""The players this server offers: the levels, the panel and the checkpoint folders it was
-started with, and nothing else.
+"""The players this server offers: the difficulty ladder (``agents.ladder``), the levels, the
+panel and the checkpoint folders it was started with, and nothing else.
 
 A client names a player; only names on the roster are ever built, so no request can make the
 server read a folder of its choosing. Learned players are stateless, so each is loaded once
@@ -19,6 +19,7 @@ from byapar_agents import (
     UnknownAgentError,
     make_agent,
 )
+from byapar_agents.ladder import LADDER, LADDER_TEXT, make_level
 
 from .errors import UnknownPlayer
 from .limits import EXPERT_BUDGET_MS, MAX_NAME_CHARS
@@ -61,7 +62,12 @@ class Roster:
         self.panel: tuple[str, ...] = PANEL_NAMES
         self.search: tuple[str, ...] = SEARCH_NAMES
         self.checkpoints: tuple[str, ...] = tuple(extra)
-        self.names: tuple[str, ...] = self.levels + self.panel + self.search + self.checkpoints
+        # The ladder, beginner to expert; its top rung is the expert itself (a search name).
+        self.ladder: tuple[str, ...] = LADDER
+        self.ladder_text: dict[str, str] = dict(LADDER_TEXT)
+        own = tuple(n for n in LADDER if n not in builtin)
+        self.names: tuple[str, ...] = (own + self.levels + self.panel + self.search
+                                       + self.checkpoints)
         learned("hard")  # the first decide call should not pay for loading it
         make_agent("expert", budget_ms=EXPERT_BUDGET_MS)  # nor the first expert its policy
 
@@ -87,4 +93,8 @@ class Roster:
             return learned(name)
         if name in self.search:
             return make_agent(name, seed=seed, budget_ms=budget_ms)
+        if name == "master":  # the hard player
+            return learned("hard")
+        if name in self.ladder:
+            return make_level(name, seed)
         return make_agent(name, seed=seed)

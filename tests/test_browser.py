@@ -206,9 +206,12 @@ def test_a_person_plays_a_short_game_in_the_browser(base_url: str, page, tmp_pat
     page.goto(base_url + "/")
     page.wait_for_selector("#start")
     fits(page)
-    # Every level, the beginner to the expert, is in the seat menu.
+    # Every level, the beginner to the expert, is in the seat menu, the ladder's first.
+    from byapar_agents.ladder import LADDER
+
     offered = page.eval_on_selector(".seat-select", "s => [...s.options].map(o => o.value)")
     assert set(LEVELS) <= set(offered), offered
+    assert offered[1:1 + len(LADDER)] == list(LADDER), offered
     set_up_table(page, ["person", "easy"], rounds=2, seed=11)
     assert page.locator(".sq").count() == 36
     assert page.locator(".player").count() == 2

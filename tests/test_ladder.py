@@ -7,7 +7,14 @@ from byapar_agents.arena import ArenaConfig, play_through_env, table_env
 from byapar_agents.easy import EasyPlayer
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import LearnedPlayer
-from byapar_agents.ladder import LADDER, LADDER_TEXT, LapsingPlayer, make_level
+from byapar_agents.ladder import (
+    LADDER,
+    LADDER_TEXT,
+    LapsingEnginePlayer,
+    LapsingPlayer,
+    lapsing,
+    make_level,
+)
 from byapar_agents.medium import MediumPlayer
 
 from byapar_env.driver import SeatDriver
@@ -23,16 +30,16 @@ def test_the_levels_run_from_a_beginner_to_the_expert() -> None:
     assert isinstance(make_level("expert", 0, budget_ms=50), ExpertPlayer)
     novice, casual, strong = (make_level(n, 1) for n in ("novice", "casual", "strong"))
     assert (type(novice.sound), type(novice.habit)) == (MediumPlayer, EasyPlayer)
-    assert novice.lapse > casual.lapse > 0 and novice.engine_tables
+    assert novice.lapse > casual.lapse > 0 and isinstance(novice, LapsingEnginePlayer)
     assert (type(strong.sound), type(strong.habit)) == (LearnedPlayer, MediumPlayer)
-    assert not strong.engine_tables
+    assert type(strong) is LapsingPlayer  # a learned player: through the environment
     with pytest.raises(ValueError, match="unknown ladder level"):
         make_level("grandmaster")
     with pytest.raises(ValueError, match="lapse"):
-        LapsingPlayer("x", MediumPlayer(), EasyPlayer(), 1.5)
+        lapsing("x", MediumPlayer(), EasyPlayer(), 1.5)
 
 
-def _engine_game(player: LapsingPlayer, seed: int) -> list:
+def _engine_game(player: LapsingEnginePlayer, seed: int) -> list:
     driver = SeatDriver.for_game(Game(Rules(num_players=3), seed=seed), max_decisions=10**9)
     game = driver.game
     others = [MediumPlayer(), MediumPlayer()]
@@ -55,7 +62,7 @@ def test_lapses_are_drawn_from_the_seed_at_about_their_share() -> None:
     player.reset(5)
     assert _engine_game(player, 3) == first  # same seed, same game
     assert player.decisions > 30 and abs(share - 2 / 3) < 0.2
-    never = LapsingPlayer("x", MediumPlayer(), EasyPlayer(), 0.0)
+    never = lapsing("x", MediumPlayer(), EasyPlayer(), 0.0)
     never.reset(5)
     plain = MediumPlayer()
     plain.reset(5)

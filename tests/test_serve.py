@@ -486,6 +486,28 @@ def test_openapi_and_info(client: TestClient) -> None:
     assert client.get("/static/app.js").status_code == 200
 
 
+def test_the_ladder_is_offered_and_each_level_plays_at_a_table(client: TestClient) -> None:
+    from byapar_agents.ladder import LADDER
+
+    ladder = client.get("/v1").json()["players"]["ladder"]
+    assert [level["name"] for level in ladder] == list(LADDER)
+    assert all(level["text"] for level in ladder)
+    every = client.get("/v1").json()["players"]["all"]
+    assert all(name in every for name in LADDER) and len(every) == len(set(every))
+    for first in range(0, len(LADDER) - 1, 3):  # every level but the expert, three a table
+        seats = list(LADDER[first:first + 3])
+        state = client.post("/v1/tables", json={"seats": seats, "seed": first}).json()
+        assert [s["player"] for s in state["seats"]] == seats
+        moved = client.post(f"/v1/tables/{state['id']}/advance",
+                            json={"max_decisions": 40}).json()
+        assert moved["moves"] and all(m["player"] in seats for m in moved["moves"])
+    for name in LADDER[:-1]:
+        r = client.post("/v1/decide", json={"game": json.loads(Game(Rules(num_players=3),
+                                                                         seed=2).to_json()),
+                                            "player": name})
+        assert r.status_code == 200 and r.json()["player"] == name
+
+
 def test_cli_options_and_a_bad_checkpoint(tmp_path, capsys) -> None:
     args = cli.parse_args([])
     assert (args.host, args.port, args.pace_ms, args.player) == ("127.0.0.1", 8000, 400, [])

@@ -171,9 +171,15 @@ function payoffCost(i) {
 function playerOptions() {
   const p = S.info.players;
   const out = [["person", "Person (plays in this browser)"]];
-  // Every level, beginner to expert, then the panel's styles and any checkpoints.
+  // The difficulty ladder, beginner to expert; then the other levels, the panel's styles and
+  // any checkpoints.
+  const ladder = p.ladder || [];
+  ladder.forEach((level, k) => {
+    out.push([level.name, `Computer, level ${k + 1} of ${ladder.length}: ${level.text}`]);
+  });
+  const onLadder = new Set(ladder.map((level) => level.name));
   for (const n of [...p.levels, ...(p.search || [])]) {
-    out.push([n, `Computer: ${LEVEL_TEXT[n] || n}`]);
+    if (!onLadder.has(n)) out.push([n, `Computer: ${LEVEL_TEXT[n] || n}`]);
   }
   for (const n of p.panel) out.push([n, `Computer (panel): ${n}`]);
   for (const n of p.checkpoints) out.push([n, `Computer: ${playerLabel(n)}`]);
