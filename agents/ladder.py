@@ -25,7 +25,7 @@ to leave jail at once. So a ``novice`` knows what a solid player knows but often
 and does what a casual player does.
 
 The measured ratings of the levels (OpenSkill, from seeded games between them) are in
-``docs/ladder.md``; ``bench/ladder.py`` measures them.
+``docs/serve.md`` (the difficulty ladder); ``bench/ladder.py`` measures them.
 """
 
 from __future__ import annotations

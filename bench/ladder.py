@@ -1,7 +1,7 @@
 """Ratings of the difficulty ladder's levels (``agents.ladder``): seeded four-seat games among them.
 
     python -m bench.ladder --out DIR [--games 300] [--seed 0] [--levels beginner,...,master]
-                           [--expert-sims 12] [--json PATH]
+                           [--expert-sims 12] [--json PATH] [--summary]
 
 Game ``i`` seats four different levels, drawn and ordered from the seed and ``i`` alone, on the
 game seed the arena would give game ``i`` (``arena.game_seed``); the expert, when on the list,
@@ -9,6 +9,8 @@ plays ``--expert-sims`` simulations a decision (reproducible). Each game's resul
 ``DIR/games.jsonl`` as it ends, so a run started again goes on from there. The summary is the
 arena's (``arena.summarise``): each level's win rate in these games with its 95% Wilson
 interval, and its OpenSkill (Plackett-Luce) rating fitted over them in game order.
+``--summary`` summarises the games played so far (the first games in order, without gaps) and
+plays none.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ def play(levels: tuple[str, ...], seed: int, index: int, expert_sims: int) -> Ga
     return _result(index, kinds, env.game, decisions)
 
 
-def run(out: Path, games: int, seed: int, levels: tuple[str, ...], expert_sims: int) -> dict:
+def run(out: Path, games: int, seed: int, levels: tuple[str, ...], expert_sims: int,
+        play_more: bool = True) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     setup = {"games": games, "seed": seed, "levels": list(levels), "expert_sims": expert_sims}
     meta = out / "setup.json"
@@ -65,6 +68,9 @@ def run(out: Path, games: int, seed: int, levels: tuple[str, ...], expert_sims: 
     path = out / "games.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     done = {r["index"] for r in rows}
+    if not play_more:
+        games = next(i for i in range(games + 1) if i not in done)
+        setup["games"] = games
     start = time.perf_counter()
     for i in range(games):
         if i in done:
@@ -91,10 +97,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--levels", default=",".join(DEFAULT_LEVELS))
     ap.add_argument("--expert-sims", type=int, default=12)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--summary", action="store_true")
     args = ap.parse_args(argv)
     single_thread_blas()
     levels = tuple(args.levels.split(","))
-    result = run(args.out, args.games, args.seed, levels, args.expert_sims)
+    result = run(args.out, args.games, args.seed, levels, args.expert_sims, not args.summary)
     for k in levels:
         p = result["players"][k]
         print(f"{k:<9} rating {p['rating_mu']:6.2f} (sigma {p['rating_sigma']:.2f})  "
