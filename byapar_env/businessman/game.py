@@ -100,6 +100,7 @@ class Game(TableGame):
     RULES = Rules
     RULES_NAME = "a businessman Rules value"
     ACTION = Action
+    PRE_ROLL = Phase.PRE_ROLL
     GAME_OVER = Phase.GAME_OVER
     RAISE_PHASE = Phase.RAISE_FUNDS
     RAISE_WORD = "funds"
@@ -649,53 +650,44 @@ class Game(TableGame):
         self.tasks = tasks
         self._run()
 
-    def _run(self) -> None:
-        """Work through the task stack until a decision is pending or the turn has passed on."""
-        self.phase = Phase.PRE_ROLL  # provisional; a task needing a decision sets its own
-        tasks = self.tasks
-        while tasks:
-            t = tasks.pop()
-            code = t[0]
-            if code == T_MOVE:
-                self._move(t[1])
-            elif code == T_LAND:
-                if self._land():
-                    return
-            elif code == T_DEBT:
-                if self._settle(t):
-                    return
-            elif code == T_OFFER:
-                c = t[1]
-                if self.owner[c] == BANK and not self.bankrupt[self.turn]:
-                    self.pending_cell = c
-                    self.phase = Phase.BUY_OFFER
-                    self.current_player = self.turn
-                    return
-            elif code == T_SESSION:
-                self.session_bought = [0] * B.NUM_COLOURS
+    def _task(self, t: tuple[int, ...]) -> bool:
+        """Businessman's own tasks of the turn's stack (``TableGame._run`` works the shared
+        ones); True when a decision is pending."""
+        code = t[0]
+        if code == T_OFFER:
+            c = t[1]
+            if self.owner[c] == BANK and not self.bankrupt[self.turn]:
+                self.pending_cell = c
+                self.phase = Phase.BUY_OFFER
                 self.current_player = self.turn
-                if self.hands[self.turn]:
-                    self.phase = Phase.EXCHANGE_CARD
-                else:
-                    self.phase = Phase.EXCHANGE_TRADE
-                return
-            elif code == T_SESSION_TRADE:
-                self.phase = Phase.EXCHANGE_TRADE
-                self.current_player = self.turn
-                return
-            elif code == T_PICK:
-                if any(self.supply):
-                    self.picks_left = t[1]
-                    self.phase = Phase.PICK_COLOUR
-                    self.current_player = self.turn
-                    return
-                self.log.append(f"the bank has no shares left: {t[1]} lost")
-            elif code == T_SPIN:
-                self._spin(t[1], t[2])
+                return True
+        elif code == T_SESSION:
+            self.session_bought = [0] * B.NUM_COLOURS
+            self.current_player = self.turn
+            if self.hands[self.turn]:
+                self.phase = Phase.EXCHANGE_CARD
             else:
-                self._end_turn()
-                return
-            tasks = self.tasks  # bankruptcy replaces the stack
+                self.phase = Phase.EXCHANGE_TRADE
+            return True
+        elif code == T_SESSION_TRADE:
+            self.phase = Phase.EXCHANGE_TRADE
+            self.current_player = self.turn
+            return True
+        elif code == T_PICK:
+            if any(self.supply):
+                self.picks_left = t[1]
+                self.phase = Phase.PICK_COLOUR
+                self.current_player = self.turn
+                return True
+            self.log.append(f"the bank has no shares left: {t[1]} lost")
+        elif code == T_SPIN:
+            self._spin(t[1], t[2])
+        else:
+            self._end_turn()
+            return True
+        return False
+
+    def _stack_done(self) -> None:
         if self.phase != Phase.GAME_OVER:
             self.phase = Phase.PRE_ROLL
             self.current_player = self.turn

@@ -20,7 +20,15 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from ..engine import schema as S
-from ..engine.schema import BANK, T_DEBT, Field, fail  # noqa: F401 (T_DEBT: read from here)
+from ..engine.schema import (  # noqa: F401 (BANK and the task codes: read from here too)
+    BANK,
+    T_DEBT,
+    T_END_TURN,
+    T_LAND,
+    T_MOVE,
+    Field,
+    fail,
+)
 from . import board as B
 from .rules import Rules
 
@@ -47,11 +55,8 @@ class Phase(IntEnum):
 
 
 # Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
-T_END_TURN = 0
-T_MOVE = 1  # (T_MOVE, roll): along the token's track
-T_LAND = 2  # the landing effect of the turn's player's cell
-# T_DEBT (3, from the schema): (T_DEBT, debtor, creditor, amount, creditor, amount, ...);
-# creditor -1 (BANK): the bank.
+# T_END_TURN, T_MOVE ((T_MOVE, roll): along the token's track), T_LAND (the landing effect of
+# the turn's player's cell) and T_DEBT are the schema's, shared with Byapar; these are its own:
 T_SESSION = 4  # one exchange session for the turn's player (card phase first)
 T_SESSION_TRADE = 5  # the trade phase of the session under way
 T_PICK = 6  # (T_PICK, shares): colours to choose for shares from the bank's supply

@@ -106,6 +106,7 @@ class Game(TableGame):
     RULES = Rules
     RULES_NAME = "a Rules value"
     ACTION = Action
+    PRE_ROLL = Phase.PRE_ROLL
     GAME_OVER = Phase.GAME_OVER
     RAISE_PHASE = Phase.RAISE_CASH
     RAISE_WORD = "cash"
@@ -507,26 +508,6 @@ class Game(TableGame):
         self.roll_again = False
         self.tasks = [(T_END_TURN,)]  # going to jail ends the turn
         self.log.append(f"seat {p} goes to jail")
-
-    def _run(self) -> None:
-        """Work through the task stack until a decision is pending or the turn has passed on."""
-        self.phase = Phase.PRE_ROLL  # provisional; a task that needs a decision sets its own
-        tasks = self.tasks
-        while tasks:
-            t = tasks.pop()
-            code = t[0]
-            if code == T_MOVE:
-                self._move(t[1])
-            elif code == T_LAND:
-                if self._land():
-                    return
-            elif code == T_DEBT:
-                if self._settle(t):
-                    return
-            else:
-                self._end_turn()
-                return
-            tasks = self.tasks  # going to jail or bankruptcy replaces the stack
 
     def _move(self, steps: int) -> None:
         p = self.turn

@@ -27,7 +27,12 @@ PREFIX = "corrupt saved game"
 BANK = -1  # the owner of what nobody holds, and the creditor of a debt to the bank
 # A bound that depends on the game being read (the number of seats, the round limit).
 Bound = int | Callable[[Any], int] | None
-T_DEBT = 3  # the task code of a debt in both games: (T_DEBT, debtor, creditor, amount, ...)
+# The task codes every game's turn stack starts from (tuples of ints, so a game saves as plain
+# JSON); a game adds its own from 4 up.
+T_END_TURN = 0
+T_MOVE = 1  # (T_MOVE, steps): the turn's player moves
+T_LAND = 2  # the turn's player deals with where it stands
+T_DEBT = 3  # (T_DEBT, debtor, creditor, amount, creditor, amount, ...); creditor -1 is the bank
 DEBT_TEXT = "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)"
 
 

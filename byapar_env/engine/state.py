@@ -27,9 +27,12 @@ from typing import TYPE_CHECKING, Any
 from . import board as B
 from .actions import Action, ActionKind
 from .rules import Rules
-from .schema import (  # noqa: F401 (BANK, T_DEBT: read from here too)
+from .schema import (  # noqa: F401 (BANK and the task codes: read from here too)
     BANK,
     T_DEBT,
+    T_END_TURN,
+    T_LAND,
+    T_MOVE,
     Bool,
     DecksKind,
     Field,
@@ -79,12 +82,8 @@ class Phase(IntEnum):
     GAME_OVER = 5
 
 
-# Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
-T_END_TURN = 0
-T_MOVE = 1  # (T_MOVE, steps): forward, salary on reaching or passing Start
-T_LAND = 2  # deal with the square the turn's player stands on
-# T_DEBT (3, from schema): (T_DEBT, debtor, creditor, amount, creditor, amount, ...);
-# creditor -1 (BANK) is the bank.
+# The turn's task codes are the schema's: T_END_TURN, T_MOVE (steps forward, the salary on
+# reaching or passing Start), T_LAND (the square stood on) and T_DEBT.
 
 
 class Auction:

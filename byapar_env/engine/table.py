@@ -19,7 +19,7 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from .errors import RulesError, SeedError, show
-from .schema import BANK, SaveFormat, seed_error
+from .schema import BANK, T_DEBT, T_END_TURN, T_LAND, T_MOVE, SaveFormat, seed_error
 
 
 class TableGame:
@@ -27,7 +27,7 @@ class TableGame:
 
     ``SAVE`` (its ``schema.SaveFormat``), ``CLONE_COPIES`` (``schema.clone_copies`` of its
     state), ``RULES`` (its rules class) and ``RULES_NAME`` (how a wrong rules value is named),
-    ``ACTION`` (its action class), ``GAME_OVER`` and ``RAISE_PHASE`` (its phases),
+    ``ACTION`` (its action class), ``PRE_ROLL``, ``GAME_OVER`` and ``RAISE_PHASE`` (its phases),
     ``RAISE_WORD`` (what a debtor must raise, for the log), ``DICE_SIDES``, ``FINISH_CLEARS``
     (the fields reset when the game ends, with their values), ``OUT_CREDITOR_TO_BANK`` (whether
     a debt to a seat gone bankrupt is paid to the bank) and ``money`` (an amount in words).
@@ -38,6 +38,7 @@ class TableGame:
     RULES: ClassVar[type]
     RULES_NAME: ClassVar[str]
     ACTION: ClassVar[type]
+    PRE_ROLL: ClassVar[IntEnum]
     GAME_OVER: ClassVar[IntEnum]
     RAISE_PHASE: ClassVar[IntEnum]
     RAISE_WORD: ClassVar[str]
@@ -169,6 +170,48 @@ class TableGame:
 
     # ------------------------------------------------------------------ the turn
     def _run(self) -> None:
+        """Work through the task stack until a decision is pending or the turn has passed on.
+
+        The shared codes are worked here (move, land, settle a debt, end the turn); any other
+        is the game's ``_task``. ``_stack_done`` follows a stack that empties without a
+        decision."""
+        self.phase = self.PRE_ROLL  # provisional; a task that needs a decision sets its own
+        tasks = self.tasks
+        while tasks:
+            t = tasks.pop()
+            code = t[0]
+            if code == T_MOVE:
+                self._move(t[1])
+            elif code == T_LAND:
+                if self._land():
+                    return
+            elif code == T_DEBT:
+                if self._settle(t):
+                    return
+            elif code == T_END_TURN:
+                self._end_turn()
+                return
+            elif self._task(t):
+                return
+            tasks = self.tasks  # going to jail or bankruptcy replaces the stack
+        self._stack_done()
+
+    def _task(self, task: tuple[int, ...]) -> bool:
+        """Work one of the game's own tasks; True when a decision is pending or the turn has
+        passed on. A game without tasks of its own ends the turn here."""
+        self._end_turn()
+        return True
+
+    def _stack_done(self) -> None:
+        """After a stack emptied without a decision (the game has ended)."""
+
+    def _move(self, steps: int) -> None:
+        raise NotImplementedError
+
+    def _land(self) -> bool:
+        raise NotImplementedError
+
+    def _end_turn(self) -> None:
         raise NotImplementedError
 
     def _others_in_order(self, p: int) -> list[int]:
