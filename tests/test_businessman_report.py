@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from byapar_agents.businessman import report
+from byapar_agents.businessman import make_agent, report
 from byapar_agents.businessman.base import play_game
 
 from byapar_env.businessman import Game, Rules
@@ -30,7 +30,7 @@ def _replayed_wins(hero: str, field: str, seats: int, games: int, rounds: int,
     wins = 0.0
     for i in range(games):
         hero_seat = i % seats
-        players = [report.make_level(hero if s == hero_seat else field, (seed + i) * 8 + s)
+        players = [make_agent(hero if s == hero_seat else field, (seed + i) * 8 + s)
                    for s in range(seats)]
         game = Game(Rules(num_players=seats, max_rounds=rounds), seed=seed + i)
         play_game(game, players)
@@ -69,5 +69,3 @@ def test_the_command_refuses_bad_tables() -> None:
         report.main(["--seats", "1"])
     with pytest.raises(SystemExit):
         report.main(["--seats", "two"])
-    with pytest.raises(ValueError, match="unknown Businessman level"):
-        report.make_level("hard", 0)

@@ -22,22 +22,10 @@ from byapar_env.businessman import Game, Rules
 from byapar_env.businessman import board as B
 from byapar_env.stats import wilson
 
-from .base import BusinessmanPlayer, play_game
-from .medium import MediumPlayer
-from .simple import EasyPlayer, RandomPlayer
+from . import make_agent
+from .base import play_game
 
-LEVELS = ("random", "easy", "medium")
-
-
-def make_level(name: str, seed: int) -> BusinessmanPlayer:
-    """A fresh player of level ``name`` (``random`` seeded with ``seed``)."""
-    if name == "random":
-        return RandomPlayer(seed)
-    if name == "easy":
-        return EasyPlayer()
-    if name == "medium":
-        return MediumPlayer()
-    raise ValueError(f"unknown Businessman level {name!r}: expected one of {', '.join(LEVELS)}")
+LEVELS = ("random", "easy", "medium")  # the players of byapar_agents.businessman.make_agent
 
 
 @dataclass
@@ -63,7 +51,7 @@ def play_row(hero: str, field: str, seats: int, games: int, rounds: int, seed: i
     for i in range(games):
         game_seed = seed + i
         hero_seat = i % seats
-        players = [make_level(hero if s == hero_seat else field, game_seed * 8 + s)
+        players = [make_agent(hero if s == hero_seat else field, game_seed * 8 + s)
                    for s in range(seats)]  # fresh players each game
         game = Game(rules, seed=game_seed)
         decisions += play_game(game, players)
