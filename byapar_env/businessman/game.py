@@ -109,6 +109,10 @@ class Game(TableGame):
                      ("debt", None))
     OUT_CREDITOR_TO_BANK = True  # a debt to a seat gone bankrupt is paid to the bank
     money = staticmethod(_money)
+    CARDS = B.CARDS
+    KEPT = "passes"
+    KEPT_EFFECT = "pass"
+    KEPT_CARD = B.PASS_CARD
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
         rules = self._seat_table(rules, seed)
@@ -617,8 +621,7 @@ class Game(TableGame):
             self.level[arg] = 2
             log.append(f"seat {p} builds an enterprise on {_CELLS[arg].name}")
         elif k == K.USE_PASS:
-            deck = self.passes[p].pop(0)
-            self.decks[deck].append(B.PASS_CARD[deck])
+            deck = self._use_kept(p)
             log.append(f"seat {p} uses an exchange pass ({deck})")
             self.tasks = [(T_SESSION,)]
             self._run()
@@ -821,16 +824,14 @@ class Game(TableGame):
             self.log.append(f"seat {p} leaves the roulette")
         return False
 
+    def _card_label(self, deck: str, card: B.Card) -> str:
+        return card.code
+
     def _draw(self, deck: str, p: int) -> None:
-        cards = self.decks[deck]
-        number = cards.pop(0)
-        card = B.CARDS[deck][number - 1]
-        self.log.append(f"seat {p} draws {card.code}: {card.text}")
-        effect = card.effect
-        if effect == "pass":
-            self.passes[p].append(deck)
+        card = self._draw_card(deck, p)
+        if card is None:  # an exchange pass, kept
             return
-        cards.append(number)
+        effect = card.effect
         tasks = self.tasks
         amount = card.amount
         if effect == "cash":
@@ -1084,9 +1085,7 @@ class Game(TableGame):
             self.supply[c] += sh[c]
             sh[c] = 0
         self.hands[p] = []
-        for deck in self.passes[p]:
-            self.decks[deck].append(B.PASS_CARD[deck])
-        self.passes[p] = []
+        self._return_kept(p)
         self.bankrupt[p] = True
         self.log.append(f"seat {p} cannot pay {_money(sum(debt[3::2]))} and is bankrupt")
         if p == self.turn:

@@ -112,6 +112,10 @@ class Game(TableGame):
     RAISE_WORD = "cash"
     DICE_SIDES = _DICE_SIDES
     money = staticmethod(_money)
+    CARDS = B.CARDS
+    KEPT = "bail_cards"
+    KEPT_EFFECT = "bail"
+    KEPT_CARD = _BAIL_CARD
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
         rules = self._seat_table(rules, seed)
@@ -418,8 +422,7 @@ class Game(TableGame):
             self._pay_bank(p, B.JAIL_FINE)
             self._leave_jail(p, "pays the fine")
         elif k == K.USE_BAIL_CARD:
-            deck = self.bail_cards[p].pop(0)
-            self.decks[deck].append(_BAIL_CARD[deck])
+            self._use_kept(p)
             self._leave_jail(p, "uses a bail card")
         elif k == K.OFFER_TRADE:
             self.offers_made += 1
@@ -550,15 +553,10 @@ class Game(TableGame):
         return False
 
     def _draw(self, deck: str, p: int) -> None:
-        cards = self.decks[deck]
-        number = cards.pop(0)
-        card = B.CARDS[deck][number - 1]
-        self.log.append(f"seat {p} draws {deck.capitalize()}: {card.text}")
-        effect = card.effect
-        if effect == "bail":
-            self.bail_cards[p].append(deck)
+        card = self._draw_card(deck, p)
+        if card is None:  # a bail card, kept
             return
-        cards.append(number)
+        effect = card.effect
         pos = self.position[p]
         if effect == "advance":
             self.tasks.append((T_MOVE, (card.target - pos) % B.NUM_SQUARES or B.NUM_SQUARES))
@@ -721,8 +719,7 @@ class Game(TableGame):
             for sq in places:
                 self.owner[sq] = BANK
                 self.mortgaged[sq] = False
-            for deck in self.bail_cards[p]:
-                self.decks[deck].append(_BAIL_CARD[deck])
+            self._return_kept(p)
             to = "the bank" if not creditors else ", ".join(f"seat {c}" for c in creditors)
         self.bail_cards[p] = []
         self.bankrupt[p] = True

@@ -30,7 +30,10 @@ class TableGame:
     ``ACTION`` (its action class), ``PRE_ROLL``, ``GAME_OVER`` and ``RAISE_PHASE`` (its phases),
     ``RAISE_WORD`` (what a debtor must raise, for the log), ``DICE_SIDES``, ``FINISH_CLEARS``
     (the fields reset when the game ends, with their values), ``OUT_CREDITOR_TO_BANK`` (whether
-    a debt to a seat gone bankrupt is paid to the bank) and ``money`` (an amount in words).
+    a debt to a seat gone bankrupt is paid to the bank), ``money`` (an amount in words), and
+    its decks: ``CARDS`` (each deck's cards, number 1 first), the card a seat keeps until used
+    (``KEPT_EFFECT``, the number of each deck's such card ``KEPT_CARD``, and ``KEPT``, the
+    field of each seat's kept cards, by deck).
     """
 
     SAVE: ClassVar[SaveFormat]
@@ -44,6 +47,10 @@ class TableGame:
     RAISE_WORD: ClassVar[str]
     DICE_SIDES: ClassVar[int]
     FINISH_CLEARS: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    CARDS: ClassVar[dict[str, tuple]]
+    KEPT: ClassVar[str]
+    KEPT_EFFECT: ClassVar[str]
+    KEPT_CARD: ClassVar[dict[str, int]]
     OUT_CREDITOR_TO_BANK: ClassVar[bool] = False
     money: ClassVar[Callable[[int], str]]
 
@@ -151,6 +158,37 @@ class TableGame:
             raise ValueError(f"each card can be stacked once, got {list(cards)}")
         rest = [c for c in held if c not in numbers]
         held[:] = numbers + rest
+
+    def _card_label(self, deck: str, card: Any) -> str:
+        """How the log names a drawn card."""
+        return deck.capitalize()
+
+    def _draw_card(self, deck: str, p: int) -> Any:
+        """Seat ``p`` draws the top card of ``deck``: a card kept until used (``KEPT_EFFECT``)
+        goes to the seat's ``KEPT`` list and None is returned; any other goes back under the
+        deck and is returned, for the game to carry out."""
+        cards = self.decks[deck]  # type: ignore[attr-defined]
+        number = cards.pop(0)
+        card = self.CARDS[deck][number - 1]
+        self.log.append(f"seat {p} draws {self._card_label(deck, card)}: {card.text}")
+        if card.effect == self.KEPT_EFFECT:
+            getattr(self, self.KEPT)[p].append(deck)
+            return None
+        cards.append(number)
+        return card
+
+    def _use_kept(self, p: int) -> str:
+        """Seat ``p`` uses its first kept card: back under its deck. Its deck."""
+        deck = getattr(self, self.KEPT)[p].pop(0)
+        self.decks[deck].append(self.KEPT_CARD[deck])  # type: ignore[attr-defined]
+        return deck
+
+    def _return_kept(self, p: int) -> None:
+        """Every card seat ``p`` keeps goes back under its deck."""
+        kept = getattr(self, self.KEPT)
+        for deck in kept[p]:
+            self.decks[deck].append(self.KEPT_CARD[deck])  # type: ignore[attr-defined]
+        kept[p] = []
 
     def _roll(self) -> tuple[int, int]:
         if self.forced_dice:
