@@ -49,7 +49,8 @@ def board_view() -> dict:
 
 
 def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
-                max_body_bytes: int = limits.MAX_BODY_BYTES) -> APIRouter:
+                max_body_bytes: int = limits.MAX_BODY_BYTES,
+                body_limits: dict | None = None) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["info"])
     info = {
         "api_version": limits.API_VERSION, "version": __version__,
@@ -67,6 +68,7 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
         "limits": {"max_tables": store.max_tables, "idle_evict_s": store.idle_evict_s,
                    "advance_budget_s": store.advance_budget_s,
                    "max_body_bytes": max_body_bytes,
+                   **_body_limits(body_limits or {}),
                    "max_name_chars": limits.MAX_NAME_CHARS, "max_rounds": limits.MAX_ROUNDS,
                    "max_starting_cash": limits.MAX_STARTING_CASH,
                    "max_advance": limits.MAX_ADVANCE, "seats": [2, 6],
@@ -152,6 +154,23 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
                              "ms": round((time.perf_counter() - start) * 1000.0, 3)})
 
     return router
+
+
+def _body_limits(given: dict) -> dict:
+    """``BodyLimit``'s bounds in force (its defaults where not given), by their API names."""
+    from .body_limit import (
+        BODY_READ_TIMEOUT_S,
+        BUSY_PAUSE_S,
+        LARGE_BODIES_PER_S,
+        LARGE_BODY_BYTES,
+        LARGE_BODY_SLOTS,
+    )
+
+    return {"large_body_bytes": given.get("large_bytes", LARGE_BODY_BYTES),
+            "large_body_slots": given.get("large_slots", LARGE_BODY_SLOTS),
+            "large_bodies_per_s": given.get("large_per_s", LARGE_BODIES_PER_S),
+            "busy_pause_s": given.get("busy_pause_s", BUSY_PAUSE_S),
+            "body_read_timeout_s": given.get("read_timeout_s", BODY_READ_TIMEOUT_S)}
 
 
 def _playable(data: object, what: str):

@@ -134,7 +134,7 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     # Outermost: a request from a name the server does not answer to, or without the token,
     # is refused before anything else reads it.
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token)
-    app.include_router(info_router(roster, pace_ms, store, slow, max_body_bytes))
+    app.include_router(info_router(roster, pace_ms, store, slow, max_body_bytes, body_limits))
     app.include_router(decide_router(roster, slow))
     app.include_router(tables_router(roster, store, slow))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

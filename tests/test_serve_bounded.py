@@ -146,6 +146,12 @@ def test_large_bodies_are_taken_at_most_so_many_a_second() -> None:
     assert asyncio.run(post(500)) == 200
 
 
+def test_the_body_limits_in_force_are_listed() -> None:
+    limits = TestClient(create_app(large_slots=2)).get("/v1").json()["limits"]
+    assert limits["large_body_slots"] == 2 and limits["large_body_bytes"] == 256 * 1024
+    assert limits["large_bodies_per_s"] > 0 and limits["body_read_timeout_s"] > 0
+
+
 def test_expert_job_answers_even_with_no_time_left() -> None:
     game = position()
     out, state = slow.expert_job(game_to_dict(game), 0, 300.0, time.monotonic() - 1, 0, None)
