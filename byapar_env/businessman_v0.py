@@ -239,13 +239,8 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         """Take ``action`` for the agent that must decide, or ``None`` for a done one.
         ``IllegalActionError``, changing nothing, for a malformed or masked-out action and
         once every agent is done."""
-        try:
-            agent = self.agent_selection
-            done = self.terminations[agent] or self.truncations[agent]
-        except (AttributeError, KeyError):
-            raise IllegalActionError(self._no_agent_message(action)) from None
-        if done:
-            self._was_dead_step(action)
+        agent = self._deciding_agent(action)
+        if agent is None:  # a done agent stepped out
             return
         action = as_action_id(action)
         if not self._legal_mask()[action]:

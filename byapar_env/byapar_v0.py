@@ -381,15 +381,8 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
         """Take ``action`` (an id, see ``as_action_id``) for the agent that must decide, or
         ``None`` for a terminated or truncated one. Raises ``IllegalActionError``, changing
         nothing, for a malformed or masked-out action and once every agent is done."""
-        try:
-            agent = self.agent_selection
-            done = self.terminations[agent] or self.truncations[agent]
-        except (AttributeError, KeyError):
-            # Before reset there is no agent; after the last one stepped out, agent_selection
-            # names an agent no longer in the dictionaries.
-            raise IllegalActionError(self._no_agent_message(action)) from None
-        if done:
-            self._was_dead_step(action)
+        agent = self._deciding_agent(action)
+        if agent is None:  # a done agent stepped out
             return
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             action = as_action_id(action)  # a numpy id becomes an int; anything else raises

@@ -211,6 +211,22 @@ class TableEnv(AECEnv):
                 self.truncations[a] = True
 
     # ------------------------------------------------------------------ stepping
+    def _deciding_agent(self, action: object) -> str | None:
+        """The agent that must decide, or None when the step was a terminated or truncated
+        agent's (stepped out here, as PettingZoo does); ``IllegalActionError`` naming the cause
+        before reset and once every agent is done."""
+        try:
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):
+            # Before reset there is no agent; after the last one stepped out, agent_selection
+            # names an agent no longer in the dictionaries.
+            raise IllegalActionError(self._no_agent_message(action)) from None
+        if done:
+            self._was_dead_step(action)
+            return None
+        return agent
+
     def _no_agent_message(self, action: object) -> str:
         """Why ``step(action)`` has no agent to step: before reset, or after every agent."""
         shown = show(action)
