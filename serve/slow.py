@@ -15,7 +15,10 @@ worker counts against it:
   using the time a simulation took in this process so far (shared by the process's experts, so
   also on a fresh expert's first decision), and before each simulation; a round cut short is
   dropped whole, so the candidates stay paired. The trade finder checks it too, and here
-  (``BoundedExpert``) runs only when the time left leaves room for it;
+  (``BoundedExpert``) runs only when the time left leaves room for it. The search ends early
+  enough for the rest of the decision: ``SEARCH_SHARE`` of the time left, or less by as long
+  as recent decisions in the process went on after their search's end (a worker waiting for
+  a core takes longer);
 - an analysis gives the expert at most ``EXPERT_SHARE`` of its time and plays rollouts to the
   end until the deadline, checked at every decision of a rollout; a rollout cut short is not
   counted (``rollouts`` in the answer says how many finished).
@@ -45,6 +48,11 @@ MIN_ANALYSE_S = 0.5  # an analysis that would start with less time left is not s
 # The time the search itself may take of a decision's remaining budget: the rest covers
 # reading the game, the candidates' forward passes and the answer.
 SEARCH_SHARE = 0.85
+# How long after its search's end a recent decision in this process finished: a high running
+# estimate (up at once, down by a tenth of the way a decision). When it is more than the rest
+# the share leaves, the search ends that much before the deadline instead: a worker that waits
+# for a core (more workers than cores, other work on the machine) still answers in time.
+_AFTER_SEARCH_S = [0.0]
 
 
 class TooLate(Exception):
@@ -169,13 +177,17 @@ def expert_job(game_data: dict, pre_roll: int, budget_ms: float, deadline: float
         vars(expert).update(state)
     else:
         expert.reset(seed)
-    expert.budget_ms = max(0.001, min(budget_ms / 1000.0, left) * SEARCH_SHARE * 1000.0)
+    search_s = max(0.0, left - max(left * (1.0 - SEARCH_SHARE), _AFTER_SEARCH_S[0]))
+    expert.budget_ms = max(0.001, min(budget_ms / 1000.0 * SEARCH_SHARE, search_s) * 1000.0)
     expert.find_trades = True
-    expert.deadline = time.perf_counter() + left * SEARCH_SHARE
+    search_end = time.perf_counter() + search_s
+    expert.deadline = search_end
     try:
         d = decide(expert, game, pre_roll)
     finally:
         expert.deadline = math.inf
+    after = max(0.0, time.perf_counter() - search_end)
+    _AFTER_SEARCH_S[0] = max(after, 0.9 * _AFTER_SEARCH_S[0] + 0.1 * after)
     out = {"action": action_to_json(d.action), "id": d.id, "steps": d.steps}
     return out, (expert_state(expert) if state is not None else None)
 

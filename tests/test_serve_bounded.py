@@ -152,6 +152,30 @@ def test_the_body_limits_in_force_are_listed() -> None:
     assert limits["large_bodies_per_s"] > 0 and limits["body_read_timeout_s"] > 0
 
 
+def test_the_expert_job_leaves_room_for_what_recent_decisions_took_after_their_search(
+        monkeypatch) -> None:
+    import byapar_serve.decide as decide_module
+
+    seen = []
+    real = decide_module.decide
+
+    def recording(player, game, pre_roll=0):
+        seen.append(player.deadline - time.perf_counter())
+        return real(player, game, pre_roll)
+
+    monkeypatch.setattr(decide_module, "decide", recording)
+    game = game_to_dict(position())
+    saved = slow._AFTER_SEARCH_S[0]
+    try:
+        slow._AFTER_SEARCH_S[0] = 0.0
+        slow.expert_job(game, 0, 1000.0, time.monotonic() + 1.0, 0, None)
+        slow._AFTER_SEARCH_S[0] = 0.5
+        slow.expert_job(game, 0, 1000.0, time.monotonic() + 1.0, 0, None)
+    finally:
+        slow._AFTER_SEARCH_S[0] = saved
+    assert 0.7 < seen[0] <= 0.85 and 0.4 < seen[1] <= 0.5
+
+
 def test_expert_job_answers_even_with_no_time_left() -> None:
     game = position()
     out, state = slow.expert_job(game_to_dict(game), 0, 300.0, time.monotonic() - 1, 0, None)
