@@ -12,7 +12,8 @@ three players of the generated population's evaluation seeds (``agents.populatio
 drawn by training), the same three in every game. ``--rollout`` is the expert's rollout mode
 (``agents.search.ROLLOUT_MODES``). Games are played in blocks of ten, every budget in turn, and
 each game's result is appended to ``DIR/games.jsonl`` as it ends: a run started again goes on
-from there. ``--summary`` prints each point's win rate with its 95% Wilson interval.
+from there. ``--summary`` prints each point's win rate over the games it played, with its 95% Wilson
+interval and the hard player's win rate over the same games.
 """
 
 from __future__ import annotations
@@ -78,21 +79,24 @@ def run(out: Path, sims: list[int], games: int, seed: int, rollout: str, kind: s
 
 
 def summary(out: Path) -> dict:
+    """Each budget's win rate over the games it played, with its 95% Wilson interval, and
+    the hard player's (budget 0) over the same games."""
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     setup = json.loads((out / "setup.json").read_text())
-    by: dict[int, dict[int, float]] = {}
+    by: dict[int, dict[int, dict]] = {}
     for r in rows:
-        by.setdefault(r["sims"], {})[r["game"]] = r["share"]
-    # Only the games every budget has played, so that each point is on the same games.
-    common = set.intersection(*(set(g) for g in by.values())) if by else set()
+        by.setdefault(r["sims"], {})[r["game"]] = r
     points = []
     for s in sorted(by):
-        wins = sum(by[s][i] for i in common)
-        n = len(common)
+        games = sorted(by[s])
+        wins = sum(by[s][i]["share"] for i in games)
+        n = len(games)
+        hard = [by.get(0, {}).get(i) for i in games]
+        hard_wins = sum(h["share"] for h in hard if h is not None)
         points.append({"sims": s, "games": n, "win_rate": wins / n if n else None,
                        "ci95": list(wilson(wins, n)),
-                       "seconds_per_game": sum(r["seconds"] for r in rows if r["sims"] == s)
-                       / max(1, sum(1 for r in rows if r["sims"] == s))})
+                       "hard_same_games": hard_wins / n if n and None not in hard else None,
+                       "seconds_per_game": sum(by[s][i]["seconds"] for i in games) / max(1, n)})
     return {**setup, "lineup": ["expert@SIMS (0: hard)", *opponents(setup["opponents"])],
             "points": points}
 
@@ -113,8 +117,8 @@ def main(argv: list[str] | None = None) -> None:
         result = summary(args.out)
         for p in result["points"]:
             print(f"sims {p['sims']:>4}: {p['win_rate']:.1%} ({p['ci95'][0]:.1%} - "
-                  f"{p['ci95'][1]:.1%}) of {p['games']} games, "
-                  f"{p['seconds_per_game']:.1f} s a game")
+                  f"{p['ci95'][1]:.1%}) of {p['games']} games (hard on the same games "
+                  f"{p['hard_same_games']:.1%}), {p['seconds_per_game']:.1f} s a game")
         if args.json:
             args.json.write_text(json.dumps(result, indent=2) + "\n")
         return
