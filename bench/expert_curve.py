@@ -2,7 +2,7 @@
 
     python -m bench.expert_curve --out DIR [--sims 12,24,48,96,192] [--games 40] [--seed 0]
                                  [--rollout mixed] [--opponents medium]
-    python -m bench.expert_curve --out DIR --summary [--json PATH]
+    python -m bench.expert_curve --out DIR --summary [--json PATH] [--png PATH]
 
 Each point is ``--games`` games of the expert at ``SIMS`` simulations a decision with three
 opponents (four seats, rotated by the game's number as in the arena: ``arena.seat_game``, so
@@ -101,6 +101,38 @@ def summary(out: Path) -> dict:
             "points": points}
 
 
+def plot(result: dict, png: Path) -> None:
+    """Win rate against budget with 95% Wilson intervals; budget 0 is the hard player."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = result["points"]
+    xs = [p["sims"] for p in points]
+    ys = [p["win_rate"] for p in points]
+    err = [[p["win_rate"] - p["ci95"][0] for p in points],
+           [p["ci95"][1] - p["win_rate"] for p in points]]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=4)
+    for p in points:
+        ax.annotate(f"{p['win_rate']:.0%}\n({p['games']})", (p["sims"], p["win_rate"]),
+                    textcoords="offset points", xytext=(4, -24), fontsize=8)
+    ax.axhline(1 / len(result["lineup"]), color="grey", linestyle=":", label="chance")
+    ax.set_xscale("symlog", linthresh=8)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(x) for x in xs])
+    ax.set_xlim(-1, max(xs) * 1.6)
+    ax.set_xlabel("simulations per decision (0: the hard policy alone); (games)")
+    ax.set_ylabel("win rate (95% Wilson)")
+    ax.set_title(f"expert ({result['rollout']} rollouts) + 3 {result['opponents']}, "
+                 f"seed {result['seed']}, the same games")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
@@ -111,6 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--opponents", default="medium")
     ap.add_argument("--summary", action="store_true")
     ap.add_argument("--json", type=Path, help="with --summary: also write it here")
+    ap.add_argument("--png", type=Path, help="with --summary: also draw it here")
     args = ap.parse_args(argv)
     single_thread_blas()
     if args.summary:
@@ -121,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{p['hard_same_games']:.1%}), {p['seconds_per_game']:.1f} s a game")
         if args.json:
             args.json.write_text(json.dumps(result, indent=2) + "\n")
+        if args.png:
+            plot(result, args.png)
         return
     sims = [int(x) for x in args.sims.split(",")]
     run(args.out, [0, *sims] if 0 not in sims else sims, args.games, args.seed, args.rollout,
