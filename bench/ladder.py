@@ -4,7 +4,7 @@
                            [--expert-sims 12] [--json PATH] [--summary]
 
 Game ``i`` seats four different levels, drawn and ordered from the seed and ``i`` alone, on the
-game seed the arena would give game ``i`` (``arena.game_seed``); the expert, when on the list,
+game seed the arena would give game ``i`` (``game_seed``); the expert, when on the list,
 plays ``--expert-sims`` simulations a decision (reproducible). Each game's result is appended to
 ``DIR/games.jsonl`` as it ends, so a run started again goes on from there. The summary is the
 arena's (``arena.summarise``): each level's win rate in these games with its 95% Wilson
@@ -25,18 +25,19 @@ import random
 import time
 from pathlib import Path
 
-from byapar_agents.arena import (
+from byapar_agents.expert import ExpertPlayer
+from byapar_agents.ladder import LADDER, make_level
+from byapar_agents.network import single_thread_blas
+
+from byapar_harness.arena import (
     ArenaConfig,
     GameResult,
-    _result,
+    game_result,
     game_seed,
     play_through_env,
     summarise,
     table_env,
 )
-from byapar_agents.expert import ExpertPlayer
-from byapar_agents.ladder import LADDER, make_level
-from byapar_agents.network import single_thread_blas
 
 DEFAULT_LEVELS = tuple(n for n in LADDER if n != "expert")
 ELO_RESAMPLES = 200
@@ -102,7 +103,7 @@ def play(levels: tuple[str, ...], seed: int, index: int, expert_sims: int) -> Ga
         players.append(p)
     env = table_env(ArenaConfig(players=tuple(kinds)), gseed)
     decisions = play_through_env(env, players)
-    return _result(index, kinds, env.game, decisions)
+    return game_result(index, kinds, env.game, decisions)
 
 
 def run(out: Path, games: int, seed: int, levels: tuple[str, ...], expert_sims: int,

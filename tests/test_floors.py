@@ -46,9 +46,8 @@ TYPE_CHECKING = {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
 # Violations still to be mended, each naming its issue.
 KNOWN_LOOPS: set[frozenset[str]] = set()
 
-# (importer, imported module, name). bench/ladder.py (issue 26) should import the arena's public
-# game_result.
-KNOWN_PRIVATE: set[tuple[str, str, str]] = {("bench.ladder", "byapar_agents.arena", "_result")}
+# (importer, imported module, name).
+KNOWN_PRIVATE: set[tuple[str, str, str]] = set()
 
 # (importer, imported) edges that import the command line or climb a floor.
 # Issue 25: the arena, its Ray backend and analyse moved to byapar_harness; their old names stay
