@@ -280,11 +280,6 @@ def game_result(index: int, kinds: list[str], game: Game, decisions: int) -> Gam
                       game.round, decisions, game.turn_count, len(game.active_seats()) == 1)
 
 
-# The name bench/ladder.py still imports (tests/test_floors.py lists it until it imports
-# game_result).
-_result = game_result
-
-
 def play_range(args: tuple[ArenaConfig, int, int]) -> list[GameResult]:
     """Games ``start`` to ``stop - 1`` of the run: one chunk of ``run_games``, in a worker
     process or a Ray task (module-level, so that both send it by reference)."""
