@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from byapar_agents.analyse import EXPERT_SIMS
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from byapar_env.driver import PRE_ROLL_CAP
 from byapar_env.engine.board import RULES_FIGURES
+from byapar_harness.analyse import EXPERT_SIMS
 
 from .limits import (
     DEFAULT_ANALYSE_ROLLOUTS,

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import threading
 
-from byapar_agents.arena import PRE_ROLL_CAP
-
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.driver import NO_DECISION_CAP
+from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP
 from byapar_env.engine import Game
 
 _LOCAL = threading.local()

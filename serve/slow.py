@@ -194,14 +194,14 @@ def expert_job(game_data: dict, pre_roll: int, budget_ms: float, deadline: float
 
 def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, int]:
     """Each seat's chance of winning by up to ``rollouts`` rollouts to the end, as
-    ``byapar_agents.analyse.win_chances`` (the same seeds, so the same figures when all run),
+    ``byapar_harness.analyse.win_chances`` (the same seeds, so the same figures when all run),
     but the deadline (``perf_counter``) is checked at every decision and a rollout it cuts
     short is not counted: there may be none."""
-    from byapar_agents.analyse import SeatChance
-    from byapar_agents.arena import wilson
     from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
 
     from byapar_env.driver import NO_DECISION_CAP, SeatDriver
+    from byapar_harness.analyse import SeatChance
+    from byapar_harness.arena import wilson
 
     root = search_root(game)
     n = game.num_players
@@ -237,11 +237,11 @@ def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, 
 
 def analyse_job(game_data: dict, pre_roll: int, rollouts: int, expert_sims: int, seed: int,
                 deadline: float) -> dict:
-    """``byapar_agents.analyse.analyse`` with every part bounded by ``deadline``."""
-    from byapar_agents.analyse import Analysis
+    """``byapar_harness.analyse.analyse`` with every part bounded by ``deadline``."""
     from byapar_agents.value import shipped_value
 
     from byapar_env.engine.serialize import game_from_dict
+    from byapar_harness.analyse import Analysis
 
     left = deadline - time.monotonic()
     if left < MIN_ANALYSE_S:

@@ -4,8 +4,7 @@ cash and net worth)."""
 
 from __future__ import annotations
 
-from byapar_agents.arena import PRE_ROLL_CAP
-
+from byapar_env.driver import PRE_ROLL_CAP
 from byapar_env.engine import Game
 from byapar_env.engine.serialize import game_to_dict
 
