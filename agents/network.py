@@ -15,6 +15,7 @@ import numpy as np
 
 from byapar_env.action_table import ACTION_VERSION, NUM_ACTIONS, action_table_hash
 from byapar_env.engine.board import BOARD_HASH
+from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION
 
 CHECKPOINT_FORMAT = "byapar-policy"
@@ -22,7 +23,7 @@ CHECKPOINT_VERSION = 1
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
 
-class CheckpointError(ValueError):
+class CheckpointError(ByaparError, ValueError):
     """A checkpoint that cannot be used here; the message says why and what was expected."""
 
 

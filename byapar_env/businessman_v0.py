@@ -117,6 +117,7 @@ from .businessman.observation import (
     encode,
     observation_layout,
 )
+from .driver import DECISION_CAP, NO_DECISION_CAP
 from .engine.errors import show
 from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
 from .table_env import as_action_id as table_action_id
@@ -126,8 +127,7 @@ ENV_NAME = "businessman_v0"
 REGISTERED_ID = "byapar/businessman-v0"
 REWARD_MODES = ("outcome", "net_worth_share")
 MAX_ROUNDS = 1_000
-MAX_DECISIONS = 10**9
-DECISION_CAP = 20_000
+MAX_DECISIONS = NO_DECISION_CAP
 MAX_DENSE_COEF = 100.0
 
 

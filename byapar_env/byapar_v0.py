@@ -160,7 +160,7 @@ from .action_table import (
     TradeDraft,
     action_to_string,
 )
-from .driver import DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from .engine import Game, IllegalActionError, Rules, RulesError
 from .engine.board import PLACES, RULES_FIGURES
 from .engine.errors import show
@@ -186,11 +186,11 @@ _STATE_FORMAT = "byapar-env-state"
 # Upper bounds of the environment's own options, and of two table options the engine takes at
 # any size. The engine computes with exact integers, but the observation divides money and
 # rounds into float32: a 10**40 starting cash would observe as inf. The caps sit far above any
-# real game (40 rounds, 15,000 cash, the arena's "uncapped" 10**9 decisions).
+# real game (40 rounds, 15,000 cash, the arena's "uncapped" NO_DECISION_CAP decisions).
 MAX_ROUNDS = 1_000
 MAX_STARTING_CASH = 1_000_000
 MAX_STEP_CAP = 1_000  # max_pre_roll_actions and max_trade_steps
-MAX_DECISIONS = 10**9
+MAX_DECISIONS = NO_DECISION_CAP
 MAX_DENSE_COEF = 100.0
 
 

@@ -13,13 +13,14 @@ import json
 import math
 from pathlib import Path
 
-from byapar_agents.arena import MAX_GAMES, max_workers
 from byapar_agents.network import load_checkpoint
-from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
-from byapar_agents.population import TRAINING_SEEDS, population_seed
+from byapar_agents.outside import SEEN_OUTSIDE
+from byapar_agents.population import TRAINING_SEEDS
+from byapar_agents.unseen import kept_unseen
 
 from byapar_env.businessman_v0 import REWARD_MODES as BUSINESSMAN_REWARD_MODES
 from byapar_env.byapar_v0 import REWARD_MODES
+from byapar_harness.arena import MAX_GAMES, max_workers
 
 from .common import require
 from .config import MAX_ENVS, MAX_SEED, Config, ConfigError, names
@@ -48,13 +49,11 @@ def _player(flag: str, name: str, game: str = BYAPAR) -> None:
 
 
 def _unseen_refused(name: str, flag: str = "--league") -> None:
-    """The unseen opponents never train: the outside panel's unseen half and the population's
-    evaluation seeds (``byapar_agents.outside``, ``byapar_agents.population``)."""
-    seed = population_seed(name)
-    if name in UNSEEN_OUTSIDE or (seed is not None and seed not in TRAINING_SEEDS):
+    """The unseen opponents never train (``byapar_agents.unseen``)."""
+    if kept_unseen(name):
         raise ConfigError(f"{flag}: {name!r} is kept unseen (evaluation only); training may use "
-                          f"{', '.join(SEEN_OUTSIDE)}, {POPULATION!r} or pop-SEED with a seed "
-                          f"below {TRAINING_SEEDS.stop:,}")
+                          f"{', '.join(SEEN_OUTSIDE)}, {POPULATION!r} or pop-SEED with a "
+                          f"seed below {TRAINING_SEEDS.stop:,}")
 
 
 def check_config(config: Config) -> None:
@@ -82,7 +81,7 @@ def check_config(config: Config) -> None:
     if config.address and config.backend != "ray":
         raise ConfigError("--address is where Ray runs the environments: it needs --backend ray")
     if config.backend == "ray":
-        from byapar_agents.arena_ray import RAY_INSTALL
+        from byapar_harness.arena_ray import RAY_INSTALL
 
         require(["ray"], "train --backend ray", RAY_INSTALL)
     # A cluster's actors run on its machines, not on this one's cores.

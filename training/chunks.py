@@ -39,7 +39,7 @@ def play_chunks(config, play: Callable[[tuple], tuple], describe: Callable[..., 
     chunk ``k`` whole and returns a tuple that starts with ``k``; ``describe(result, done,
     chunks, seconds)`` is its progress line. A chunk depends on its number alone, so the same
     config gives the same chunks whatever the number of workers."""
-    from byapar_agents.arena import worker_pool
+    from byapar_harness.arena import worker_pool
 
     run = Path(config.run_dir)
     (run / "data").mkdir(parents=True, exist_ok=True)

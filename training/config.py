@@ -12,13 +12,15 @@ import argparse
 import dataclasses
 from dataclasses import dataclass
 
+from byapar_env.engine.errors import ByaparError
+
 from .common import ArgumentParser
 
 MAX_SEED = 2**32 - 1  # np.random.seed and SB3's set_random_seed take no more
 MAX_ENVS = 1024  # environments are cheap (a game each), but a batch this big is a typo
 
 
-class ConfigError(ValueError):
+class ConfigError(ByaparError, ValueError):
     """A training setting that cannot work, found before any process starts or any step."""
 
 

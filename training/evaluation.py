@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from byapar_agents.arena import ArenaConfig, run_arena
+from byapar_harness.arena import ArenaConfig, run_arena
 
 from .config import Config, names
 from .games import BYAPAR, trained_game

@@ -167,7 +167,7 @@ class CollectorPool:
         self.conns, self.procs, self.actors = [], [], []
         self._ray, self._ray_started = None, False
         if config.backend == "ray":
-            from byapar_agents.arena_ray import connect, import_ray
+            from byapar_harness.arena_ray import connect, import_ray
 
             self._ray = ray = import_ray()
             self._ray_started = connect(config.address or None, workers)

@@ -21,7 +21,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from byapar_agents.arena_ray import connect, import_ray
+
+from byapar_harness.arena_ray import connect, import_ray
 
 from .vec_env import EnvGroup, GroupedVecEnv
 

@@ -10,6 +10,7 @@ choice). ``act(env, seat)`` seats the same player in ``businessman_v0``: the id 
 from __future__ import annotations
 
 from byapar_env.businessman import ACTION_ID, Action, Game
+from byapar_env.driver import NO_DECISION_CAP
 
 
 class BusinessmanPlayer:
@@ -30,7 +31,7 @@ class BusinessmanPlayer:
 
 
 def play_game(game: Game, players: list[BusinessmanPlayer], skip_trivial: bool = True,
-              max_decisions: int = 10**9, on_decision=None) -> int:
+              max_decisions: int = NO_DECISION_CAP, on_decision=None) -> int:
     """Play ``game`` to its end, one player per seat, as ``businessman_v0`` would with the same
     ``skip_trivial``: a decision with a single legal action is taken without asking. Every
     choice is checked by the engine (an illegal one raises). ``on_decision(game, seat, action)``
