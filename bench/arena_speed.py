@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from byapar_agents.arena import ArenaConfig, run_games
-
 from bench.common import median_runs
+from byapar_harness.arena import ArenaConfig, run_games
 
 
 def run(players: tuple[str, ...], games: int) -> dict:

@@ -22,11 +22,11 @@ import argparse
 import json
 from collections import Counter
 
-from byapar_agents.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
 from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID, completes_group
 
 from byapar_env.engine import Action, ActionKind, Phase
+from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
 
 
 def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> float:

@@ -18,9 +18,9 @@ import time
 
 from byapar_agents import make_agent
 from byapar_agents.network import single_thread_blas
-from byapar_agents.offer_exploit import listed_offers, sample_positions
 
 from byapar_env.byapar_v0 import raw_env
+from byapar_harness.offer_exploit import listed_offers, sample_positions
 
 from .common import baseline_ops_per_second
 

@@ -1,7 +1,7 @@
 """The seat-level game driver: how a game is played around the engine, in one place.
 
 The engine asks one decision at a time of whichever seat must decide. The environment
-(``byapar_v0.raw_env``) and the arena's engine tables (``agents.arena``) play it by the same
+(``byapar_v0.raw_env``) and the arena's engine tables (``byapar_harness.arena``) play it by the same
 table conventions, which live here and nowhere else:
 
 - the legal ids of the seat that must decide (``legal_action_ids``): the engine's legal actions

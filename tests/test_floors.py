@@ -50,14 +50,7 @@ KNOWN_LOOPS: set[frozenset[str]] = set()
 KNOWN_PRIVATE: set[tuple[str, str, str]] = set()
 
 # (importer, imported) edges that import the command line or climb a floor.
-# Issue 25: the arena, its Ray backend and analyse moved to byapar_harness; their old names stay
-# importable (the same module) for serve/, training/, bench/ and agents/offer_exploit.py until
-# those import the new home, when these three go.
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    ("byapar_agents.arena", "byapar_harness.arena"),
-    ("byapar_agents.arena_ray", "byapar_harness.arena_ray"),
-    ("byapar_agents.analyse", "byapar_harness.analyse"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def module_name(path: pathlib.Path) -> str:

@@ -108,7 +108,7 @@ def test_the_shipped_hard_player_refuses_what_its_policy_would_accept_at_a_loss(
     # Seeded positions from real games: the unguarded policy accepts offers that cost it more
     # than a point of win chance by the value network; the guarded player accepts none, and
     # accepts a subset of what the policy accepts.
-    from byapar_agents.offer_exploit import Answerer, probe_target, sample_positions
+    from byapar_harness.offer_exploit import Answerer, probe_target, sample_positions
 
     positions = sample_positions(4, seed=0)
     raw = probe_target(Answerer("hard-unguarded"), positions, rollouts=2, checked=1)

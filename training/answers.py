@@ -6,7 +6,7 @@ The guarded players (``byapar_agents.trade_guard``) check every offer their poli
 trains the policy itself to refuse what the check refuses, so the check becomes a safety net
 rather than the player's judgement:
 
-1. **Offers**: the offer exploit test's search (``byapar_agents.offer_exploit``): seeded
+1. **Offers**: the offer exploit test's search (``byapar_harness.offer_exploit``): seeded
    positions of real games between several styles at 2 to 6 seats, and every one- and
    two-place offer with money either way to every seat. ``--seed`` draws the positions; the
    exploit test's own positions (its default seed 0) are never used here, so they stay a
@@ -68,13 +68,14 @@ def _activate(policy, x: np.ndarray) -> np.ndarray:
 
 def answer_data(policy, value, positions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Features, guarded labels and costs of every listed offer in ``positions``."""
-    from byapar_agents.offer_exploit import listed_offers
     from byapar_agents.trade_guard import (
         canonical_rows,
         completes_group,
         passes_check,
         trade_gains,
     )
+
+    from byapar_harness.offer_exploit import listed_offers
 
     feats, labels, costs = [], [], []
     for position in positions:
@@ -161,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     from byapar_agents import make_agent
     from byapar_agents.hard import LearnedPlayer, specialist_folders
     from byapar_agents.network import load_checkpoint, single_thread_blas
-    from byapar_agents.offer_exploit import POSITION_TABLES, sample_positions
     from byapar_agents.value import shipped_value
+
+    from byapar_harness.offer_exploit import POSITION_TABLES, sample_positions
 
     if not 1 <= args.positions <= 10_000:
         raise UsageError(f"--positions must be from 1 to 10,000, got {args.positions}")
