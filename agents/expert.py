@@ -261,14 +261,26 @@ class Evaluation:
         return self.candidates[self.choice].action
 
 
-def edge_z(alternatives: int, z: float = EDGE_Z) -> float:
+def edge_z(alternatives: int, z: float = EDGE_Z, pairs: int | None = None) -> float:
     """The standard errors an edge must clear when ``alternatives`` candidates are each tested
-    against the policy's choice: ``z`` for one, and for more the one-sided level of ``z`` shared
-    out among them (Bonferroni), since the best of several noisy estimates is high by chance."""
-    if alternatives <= 1:
-        return z
-    tail = 1.0 - NormalDist().cdf(z)
-    return NormalDist().inv_cdf(1.0 - tail / alternatives)
+    against the policy's choice over ``pairs`` paired simulations: the one-sided level of ``z``
+    shared out among the candidates (Bonferroni: ``z`` itself for one), since the best of several
+    noisy estimates is high by chance; and, with ``pairs``, read from Student's t with
+    ``pairs - 1`` degrees of freedom rather than the normal, since a standard error from a few
+    pairs is itself rough (``t_quantile``)."""
+    tail = (1.0 - NormalDist().cdf(z)) / max(1, alternatives)
+    if pairs is None or pairs < 2:
+        return NormalDist().inv_cdf(1.0 - tail) if alternatives > 1 else z
+    return t_quantile(1.0 - tail, pairs - 1)
+
+
+def t_quantile(p: float, dof: int) -> float:
+    """Student's t quantile by the Cornish-Fisher expansion about the normal's (within about
+    1% from 5 degrees of freedom up)."""
+    x = NormalDist().inv_cdf(p)
+    v = float(dof)
+    return (x + (x**3 + x) / (4 * v) + (5 * x**5 + 16 * x**3 + 3 * x) / (96 * v**2)
+            + (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / (384 * v**3))
 
 
 def pick(scores: list[list[float]], policy_index: int, z: float = EDGE_Z,
@@ -281,11 +293,11 @@ def pick(scores: list[list[float]], policy_index: int, z: float = EDGE_Z,
     means = [sum(s) / len(s) if s else -math.inf for s in scores]
     tested = [i for i in range(len(scores)) if i != policy_index
               and min(len(scores[i]), len(scores[policy_index])) >= min_pairs]
-    bar = edge_z(len(tested), z)
     passed = []
     for i in tested:
         edge, se = paired_edge(scores[i], scores[policy_index])
-        if edge > max(min_edge, bar * se):
+        pairs = min(len(scores[i]), len(scores[policy_index]))
+        if edge > max(min_edge, edge_z(len(tested), z, pairs) * se):
             passed.append(i)
     if not passed:
         return policy_index

@@ -242,16 +242,23 @@ def test_every_candidate_is_scored_at_the_same_point_of_the_game() -> None:
 
 
 def test_pick_shares_its_bar_out_over_the_candidates_tested() -> None:
-    from byapar_agents.expert import EDGE_Z, edge_z
+    from byapar_agents.expert import EDGE_Z, edge_z, t_quantile
 
     assert edge_z(1) == EDGE_Z and edge_z(3) > edge_z(2) > EDGE_Z
-    policy = [0.4, 0.5, 0.3, 0.45, 0.35, 0.5]
-    # An edge of 0.045 with a standard error of 0.019 (2.3 errors): it clears the bar of one
-    # candidate tested (2), not that of five (2.6).
-    better = [x + 0.045 + d for x, d in zip(policy, [0.04, -0.04, 0.06, -0.06, 0.02, -0.02],
+    assert t_quantile(0.975, 10) == pytest.approx(2.228, abs=0.01)
+    assert edge_z(1, pairs=6) > edge_z(1, pairs=24) > edge_z(1, pairs=1000) > EDGE_Z
+    policy = [0.4, 0.5, 0.3, 0.45, 0.35, 0.5] * 4
+    # An edge of 0.045 with a standard error of 0.020 over 24 pairs (2.25 errors): it clears
+    # the bar of one candidate tested (2.1), not that of five (2.8).
+    better = [x + 0.045 + d for x, d in zip(policy, [0.09, -0.09, 0.13, -0.13, 0.05, -0.05] * 4,
                                            strict=True)]
     assert pick([policy, better], 0) == 1
     assert pick([policy, better, *[list(policy)] * 4], 0) == 0
+    # A like edge over 6 pairs (2.3 errors) is below the bar of Student's t with 5 degrees
+    # of freedom (2.6): a standard error from few pairs is rough.
+    few, ahead = policy[:6], [x + 0.045 + d for x, d in zip(
+        policy[:6], [0.04, -0.04, 0.06, -0.06, 0.02, -0.02], strict=True)]
+    assert pick([few, ahead], 0) == 0
     # Of those that clear it, the best mean.
     steady, best = [x + 0.02 for x in policy], [x + 0.05 for x in policy]
     assert pick([policy, steady, best], 0) == 2 and pick([policy, best, steady], 0) == 1
