@@ -66,8 +66,9 @@ instead: the policy, the medium player or a player of the generated population (
 only; ``agents.search``).
 
 **What the choice is.** Of the candidates that beat the policy's choice by more than ``EDGE_Z``
-(2) standard errors of their paired difference, shared out over the candidates tested
-(``edge_z``: the best of several noisy estimates is high by chance), and by at least
+(2) standard errors of their paired difference, shared out over the candidates tested and
+read from Student's t with the pairs' degrees of freedom (``edge_z``: the best of several noisy
+estimates is high by chance, and a standard error from few pairs is rough), and by at least
 ``MIN_EDGE`` (a fifth of a point of share), over at least ``MIN_PAIRS`` (6) pairs, the one
 with the best mean: on a tie, or on a difference the simulations cannot tell from noise, the
 expert plays the policy's choice, so the search never overrules the policy without evidence.
