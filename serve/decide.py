@@ -29,6 +29,7 @@ from byapar_env.action_table import (
 from byapar_env.driver import PRE_ROLL_CAP, offer_steps
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.engine import actions as A
+from byapar_env.habits import Habits
 
 from .seat_view import seat_view
 
@@ -96,8 +97,9 @@ def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decis
     return Decision(action, id_of(game, action), steps_of(game, action))
 
 
-def _on_env(player: object, game: Game, pre_roll_actions: int) -> Decision:
-    env = seat_view(game, pre_roll_actions)
+def _on_env(player: object, game: Game, pre_roll_actions: int,
+            habits: Habits | None = None) -> Decision:
+    env = seat_view(game, pre_roll_actions, habits)
     seat = game.current_player
     # The environment's caps end any composition: each step counts toward the pre-roll cap,
     # at which only rolling is left. The bound here only guards against a broken player.
@@ -119,8 +121,10 @@ def _on_env(player: object, game: Game, pre_roll_actions: int) -> Decision:
     return Decision(action, id_of(game, action), 1)
 
 
-def decide(player: object, game: Game, pre_roll_actions: int = 0) -> Decision:
-    """What ``player`` does for ``game.current_player``; the game is left unchanged."""
+def decide(player: object, game: Game, pre_roll_actions: int = 0,
+           habits: Habits | None = None) -> Decision:
+    """What ``player`` does for ``game.current_player``, a player that reads observations
+    seeing the seats' ``habits`` (a table's; none: zeros); the game is left unchanged."""
     if isinstance(player, EnginePlayer):
         return _on_engine(player, game, pre_roll_actions)
-    return _on_env(player, game, pre_roll_actions)
+    return _on_env(player, game, pre_roll_actions, habits)

@@ -19,6 +19,7 @@ import threading
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP
 from byapar_env.engine import Game
+from byapar_env.habits import Habits
 
 _LOCAL = threading.local()
 # The view never ends a game on its own count: the caller owns the game.
@@ -38,12 +39,15 @@ def _env_for(num_players: int) -> raw_env:
     return env
 
 
-def seat_view(game: Game, pre_roll_actions: int = 0) -> raw_env:
+def seat_view(game: Game, pre_roll_actions: int = 0, habits: Habits | None = None) -> raw_env:
     """This thread's environment for ``game.num_players`` seats, now showing ``game`` with
-    ``pre_roll_actions`` already taken this turn; ``game.current_player`` decides. Valid until
-    the thread's next call for the same table size."""
+    ``pre_roll_actions`` already taken this turn and the seats' ``habits`` so far (a table's;
+    none given: zeros, all a lone game shows); ``game.current_player`` decides. Valid until the
+    thread's next call for the same table size. The view steps only trade-composition ids,
+    which apply no engine action, so it never changes ``habits``."""
     env = _env_for(game.num_players)
     env.game = game
+    env.habits = habits if habits is not None else Habits(game.num_players)
     env.draft = None
     env.pre_roll_actions = pre_roll_actions
     env._turn_stamp = game.turn_count  # the counter is this turn's, not a stale one

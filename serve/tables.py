@@ -31,6 +31,7 @@ from byapar_agents import ExpertPlayer
 
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
 from byapar_env.engine.serialize import game_to_dict
+from byapar_env.habits import Habits
 
 from .codec import action_from_json
 from .decide import Decision, decide, fallback, id_of, legal_now, steps_of
@@ -79,6 +80,9 @@ class Table:
         self.last_used = time.monotonic()
         self._stamp = game.turn_count
         self._pre_roll = pre_roll_actions
+        # What each seat has done at this table, as the environment counts it (observation
+        # version 2); a table made from a saved game starts the counts from there.
+        self.habits = Habits(game.num_players)
         self.version = 0  # changes made since the table was made (actions applied, mutes)
         # Idempotency key -> (the request's fingerprint, the answer's bytes); oldest first.
         self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
@@ -180,7 +184,13 @@ class Table:
         pre_roll = self.pre_roll_actions
         pre_roll_phase = game.phase == Phase.PRE_ROLL
         seat, turn = game.current_player, game.turn_count
-        game.apply(action)
+        before = self.habits.copy()
+        self.habits.record(game, action)  # it reads the state before the action
+        try:
+            game.apply(action)
+        except IllegalActionError:
+            self.habits = before
+            raise
         self.version += 1
         if action.kind == ActionKind.OFFER_TRADE:
             # Only this turn's entries matter: the set holds a few entries at most.
@@ -235,7 +245,7 @@ class Table:
                 player.deadline = time.perf_counter() + left  # bounds the search here
                 try:
                     d = (self._expert_decision(slow, left) if slow is not None
-                         else decide(player, game, pre_roll))
+                         else decide(player, game, pre_roll, self.habits))
                 except ServerBusy:
                     if moves:
                         break  # the moves made stand; the next advance goes on
@@ -243,7 +253,7 @@ class Table:
                 finally:
                     player.deadline = math.inf
             else:
-                d = decide(player, game, pre_roll)
+                d = decide(player, game, pre_roll, self.habits)
             if d.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(d.action):
                 # An offer the person should not get: the seat does what it would do without
                 # offering (rolls, before the roll).

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from byapar_env import byapar_v0
-from byapar_env.engine import Action, ActionKind, Game, Phase, Rules
+from byapar_env.action_table import ACTIONS
+from byapar_env.action_table import engine_action as action_of_id
+from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase, Rules
 from byapar_env.engine import actions as A
 
 with warnings.catch_warnings():
@@ -21,9 +23,9 @@ with warnings.catch_warnings():
 
 from byapar_serve import cli
 from byapar_serve.app import create_app
-from byapar_serve.roster import Roster
+from byapar_serve.roster import PERSON, Roster
 from byapar_serve.seat_view import seat_view
-from byapar_serve.tables import TableStore
+from byapar_serve.tables import Table, TableStore
 
 
 @pytest.fixture(scope="module")
@@ -462,13 +464,44 @@ def test_the_seat_view_observes_what_a_live_environment_observes() -> None:
         if env.draft is None:
             live = env.observe(agent)
             game = Game.from_json(env.game.to_json())
-            view = seat_view(game, env.pre_roll_actions)
+            view = seat_view(game, env.pre_roll_actions, env.habits)
             mine = view.observe(agent)
             assert np.array_equal(live["observation"], mine["observation"])
             assert np.array_equal(live["action_mask"], mine["action_mask"])
             compared += 1
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert compared > 100
+
+
+def test_a_table_counts_the_habits_a_live_environment_counts() -> None:
+    """Every engine action a table applies is counted as the environment counts it, so a
+    policy at the table sees what it would see in the environment (observation version 2)."""
+    env = byapar_v0.raw_env(num_players=3, skip_trivial=False)
+    env.reset(seed=6)
+    table = Table("t", [PERSON] * 3, Game.from_json(env.game.to_json()), Roster())
+    rng = random.Random(6)
+    for _ in range(600):
+        if env.game.is_over:
+            break
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)  # a bankrupt seat steps out
+            continue
+        i = rng.choice([i for i in env.legal_action_ids()
+                        if not ACTIONS[i].kind.startswith("trade")])
+        action = action_of_id(env.game, i)
+        env.step(i)
+        table.apply(action)
+        assert table.habits.to_list() == env.habits.to_list()
+    counts = table.habits.to_list()
+    assert sum(row[7] for row in counts) > 5 and sum(row[4] for row in counts) > 0
+    agent = env.agent_selection
+    view = seat_view(table.game, table.pre_roll_actions, table.habits)
+    assert np.array_equal(view.observe(agent)["observation"], env.observe(agent)["observation"])
+    before = table.habits.to_list()
+    with pytest.raises(IllegalActionError):
+        table.apply(A.build(1))  # nobody may build there: refused, nothing counted
+    assert table.habits.to_list() == before
 
 
 # ---------------------------------------------------------------------- the rest
