@@ -6,7 +6,7 @@ Each sub-folder is a checkpoint: ``weights.npz`` and ``meta.json`` (see ``byapar
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SHIPPED = ("hard", "value")
+SHIPPED = ("hard", "value", "businessman_hard")
 
 
 def shipped(name: str) -> Path:

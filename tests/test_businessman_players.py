@@ -195,7 +195,7 @@ def test_the_arena_seats_businessman_players_reproducibly() -> None:
     one, two = run_arena(config), run_arena(config)
     assert one["players"] == two["players"]
     assert one["config"]["game"] == "businessman" and one["run"]["games"] == 8
-    for bad in (ArenaConfig(players=("medium", "hard"), game="businessman"),
+    for bad in (ArenaConfig(players=("medium", "guardian"), game="businessman"),
                 ArenaConfig(players=("medium", "easy"), game="businessman", starting_cash=20_000),
                 ArenaConfig(players=("medium", "easy"), game="monopoly")):
         with pytest.raises(ArenaError):

@@ -98,3 +98,19 @@ def test_the_learned_player_never_reads_another_seats_hand(tmp_path) -> None:
 def test_a_businessman_run_refuses_byapar_settings(tmp_path, options, error) -> None:
     with pytest.raises(ConfigError, match=error):
         check_config(Config(run_dir=str(tmp_path / "run"), **options))
+
+
+def test_the_shipped_businessman_hard_player_plays_whole_games() -> None:
+    from byapar_agents.businessman import play_game
+
+    player = make_agent("hard")
+    assert isinstance(player, LearnedBusinessmanPlayer) and player.name == "hard"
+    assert player.meta["format"] == "businessman-policy"
+    assert player.meta["training"]["steps"] == 1_007_616
+    for seed in (0, 1):
+        game = Game(Rules(num_players=3), seed=seed)
+        play_game(game, [player, make_agent("medium"), make_agent("easy")])
+        assert game.is_over and game.winners
+        again = Game(Rules(num_players=3), seed=seed)
+        play_game(again, [player, make_agent("medium"), make_agent("easy")])
+        assert again.to_json() == game.to_json()  # the same seed, the same game

@@ -1,5 +1,6 @@
-"""Computer players for Businessman (``byapar_env.businessman``): random, easy and medium, and
-learned policies from a checkpoint folder (``byapar train --game businessman``).
+"""Computer players for Businessman (``byapar_env.businessman``): random, easy, medium, hard
+(the shipped policy of ``byapar train --game businessman``, ``checkpoints/businessman_hard``)
+and learned policies from any such checkpoint folder.
 
 >>> from byapar_agents.businessman import make_agent
 >>> player = make_agent("medium")
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from byapar_checkpoints import shipped
+
 from .base import BusinessmanPlayer, play_game
 from .learned import LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
-AGENT_NAMES = ("random", "easy", "medium")
+AGENT_NAMES = ("random", "easy", "medium", "hard")
 
 
 def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
@@ -30,6 +33,8 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return EasyPlayer()
     if name == "medium":
         return MediumPlayer()
+    if name == "hard":  # the policy trained by byapar train --game businessman
+        return LearnedBusinessmanPlayer(shipped("businessman_hard"), name="hard")
     if isinstance(name, str) and name and Path(name).is_dir():
         return LearnedBusinessmanPlayer(name)
     raise ValueError(f"unknown Businessman player {name!r}: expected one of "
