@@ -51,6 +51,18 @@ NO_DECISION_CAP = 10**9
 _TOGGLE_IDS = {a.arg: a.id for a in ACTIONS if a.kind == "trade_toggle"}
 
 
+def pre_roll_capped(game: Game, pre_roll_actions: int, cap: int = PRE_ROLL_CAP) -> bool:
+    """Whether the pre-roll cap leaves only rolling, ``pre_roll_actions`` having been taken
+    before rolling this turn (the server asks this of games it holds without a driver)."""
+    return game.phase == Phase.PRE_ROLL and pre_roll_actions >= cap
+
+
+def legal_engine_actions(game: Game, pre_roll_actions: int,
+                         cap: int = PRE_ROLL_CAP) -> list[Action]:
+    """The engine's legal actions of the seat to decide, only rolling at the pre-roll cap."""
+    return [A.ROLL] if pre_roll_capped(game, pre_roll_actions, cap) else game.legal_actions()
+
+
 def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
     """The ids that compose ``offer`` by ``seat``, in the order they are taken: start (to the
     player so many seats on), a toggle per place given or asked for, the money if any, submit.
@@ -249,14 +261,12 @@ class SeatDriver:
         calls: ``take_engine`` composes a whole offer at once."""
         game = self.game
         while not game.is_over and self.decisions < self.max_decisions:
-            if game.phase == Phase.PRE_ROLL and (
-                    self.pre_roll_actions >= self.max_pre_roll_actions):
-                legal = [A.ROLL]  # the cap: only rolling is left
-            else:
-                legal = game.legal_actions()
-                if (len(legal) == 1 and game.phase == Phase.PRE_ROLL
-                        and len(legal_ids(game, None, 1, False)) != 1):
-                    return legal  # rolling, or starting a trade offer: a real choice
+            done, cap = self.pre_roll_actions, self.max_pre_roll_actions
+            legal = legal_engine_actions(game, done, cap)  # only rolling at the cap
+            if (len(legal) == 1 and game.phase == Phase.PRE_ROLL
+                    and not pre_roll_capped(game, done, cap)
+                    and len(legal_ids(game, None, 1, False)) != 1):
+                return legal  # rolling, or starting a trade offer: a real choice
             if len(legal) != 1 or not self.skip_trivial:
                 return legal
             self._apply(legal[0])

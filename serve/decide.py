@@ -26,8 +26,8 @@ from byapar_env.action_table import (
     engine_action,
     fixed_action_id,
 )
-from byapar_env.driver import PRE_ROLL_CAP, offer_steps
-from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.driver import PRE_ROLL_CAP, legal_engine_actions, offer_steps, pre_roll_capped
+from byapar_env.engine import Action, ActionKind, Game
 from byapar_env.engine import actions as A
 from byapar_env.habits import Habits
 
@@ -43,14 +43,9 @@ class Decision:
     steps: int  # the pre-roll steps it counts for (an offer: its composition steps)
 
 
-def capped(game: Game, pre_roll_actions: int) -> bool:
-    """Whether the environment's pre-roll cap leaves only rolling."""
-    return game.phase == Phase.PRE_ROLL and pre_roll_actions >= PRE_ROLL_CAP
-
-
-def legal_now(game: Game, pre_roll_actions: int) -> list[Action]:
-    """The engine's legal actions, but only rolling once the pre-roll cap is reached."""
-    return [A.ROLL] if capped(game, pre_roll_actions) else game.legal_actions()
+# The pre-roll cap is the driver's (byapar_env.driver): the server holds games without one.
+capped = pre_roll_capped
+legal_now = legal_engine_actions
 
 
 def permitted(game: Game, action: Action, pre_roll_actions: int) -> str | None:
