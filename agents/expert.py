@@ -56,9 +56,7 @@ candidates are compared on the same luck. Who plays the rollouts (``rollout``): 
 they will be) and, in each other seat, the policy or the medium player, drawn for each
 simulation. The expert cannot know its opponents; a search that models them all as medium
 players departs from the policy wrongly against strong players, and one that models them as
-itself misjudges loose players. Measured on the same 120 games (4 seats, seed 0, 48 sims,
-``docs/expert.md``), mixed rollouts won 53.3% against three medium players where medium ones won
-41.7% and policy ones 42.5%, and 26.7% against three hard players where policy ones won 28.3%.
+itself misjudges loose players (``docs/expert.md`` compares the three on the same games).
 The policy in a rollout costs about what the medium player does a round: it takes its most
 likely action, composes no trade offers and never undoes its own move within a turn
 (``PolicyRolloutPlayer``). ``rollout="population"`` draws each other seat from three kinds
@@ -117,6 +115,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.engine import actions as A
+from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
 from .base import EnginePlayer
@@ -189,7 +188,7 @@ _FOCUS_PHASES = frozenset({Phase.BUY, Phase.AUCTION, Phase.TRADE_ANSWER})
 _FOCUS_KINDS = frozenset({ActionKind.OFFER_TRADE, ActionKind.PAY_FINE, ActionKind.USE_BAIL_CARD})
 
 
-class ExpertBudgetError(ValueError):
+class ExpertBudgetError(ByaparError, ValueError):
     """A search budget that cannot be used; the message says what is allowed."""
 
 

@@ -55,22 +55,9 @@ def version() -> str:
 
 
 # ---------------------------------------------------------------------------- errors
-# Every error of a bad value derives from ByaparError (byapar_env.engine.errors). Three classes
-# declared in files of other work still derive from ValueError alone; until they derive from
-# ByaparError they are named here. Looked up in sys.modules, so that main imports nothing to
-# catch them: an error can only come from a module that is already imported.
-NOT_YET_BYAPAR_ERRORS = (
-    ("byapar_agents.expert", "ExpertBudgetError"),
-)
-
-
-def _user_errors() -> tuple[type[BaseException], ...]:
-    found: list[type[BaseException]] = [ByaparError, FileNotFoundError]
-    for module, name in NOT_YET_BYAPAR_ERRORS:
-        cls = getattr(sys.modules.get(module), name, None)
-        if isinstance(cls, type) and issubclass(cls, BaseException):
-            found.append(cls)
-    return tuple(found)
+# Every error of a bad value derives from ByaparError (byapar_env.engine.errors): the command
+# reports those, and a missing file, as one line (tests/test_user_errors.py checks the tree).
+USER_ERRORS: tuple[type[BaseException], ...] = (ByaparError, FileNotFoundError)
 
 
 def check_output_path(flag: str, path: str) -> None:
@@ -450,7 +437,7 @@ def _main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         raise  # main ends quietly
     except Exception as exc:
-        if not isinstance(exc, _user_errors()):
+        if not isinstance(exc, USER_ERRORS):
             raise  # a bug: its traceback is the useful report
         message = " ".join(str(exc).split())  # one line, whatever the message held
         print(f"byapar {command}: {message}", file=sys.stderr)

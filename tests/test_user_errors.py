@@ -3,8 +3,7 @@ derives from ``ByaparError``, and the ``byapar`` command reports any of them as 
 
 An AST read of the tree, as ``test_floors`` does: a class whose bases reach ``ValueError``,
 ``TypeError`` or ``ImportError`` (by name, through the tree's own classes) must reach
-``ByaparError`` too. The classes still named by the command line (``NOT_YET_BYAPAR_ERRORS``:
-declared in files of other work) are the only ones let off.
+``ByaparError`` too, with none let off.
 """
 
 from __future__ import annotations
@@ -44,10 +43,9 @@ def _reaches(name: str, targets: set[str], bases: dict[str, set[str]], seen=None
 
 def test_every_error_of_a_bad_value_is_a_byapar_error() -> None:
     bases = _bases()
-    let_off = {name for _, name in cli.NOT_YET_BYAPAR_ERRORS}
     errors = {name for name in bases if _reaches(name, BUILTIN_BAD_VALUES, bases)}
     assert {"ArenaError", "UsageError", "MissingPackageError", "ExportError"} <= errors
-    missing = sorted(name for name in errors - let_off
+    missing = sorted(name for name in errors
                      if not _reaches(name, {"ByaparError"}, bases))
     assert missing == [], f"error classes that do not derive from ByaparError: {missing}"
 
