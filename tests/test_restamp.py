@@ -62,7 +62,7 @@ def test_an_old_checkpoint_is_restamped_and_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"board_hash": "0000000000000000"}, "only checkpoints of the previous board hash"),
-    ({"observation_version": 2}, "observation_version = 2"),
+    ({"observation_version": 3}, "observation_version = 3"),
     ({"action_version": 2}, "action_version = 2"),
     ({"action_table_hash": "ffffffffffffffff"}, "action_table_hash"),
     ({"format": "something-else"}, "format"),
