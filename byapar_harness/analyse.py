@@ -27,8 +27,7 @@ from byapar_agents.value import shipped_value
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, GameStateError
 from byapar_env.engine.serialize import game_from_dict
-
-from .arena import wilson
+from byapar_env.stats import wilson
 
 DEFAULT_ROLLOUTS = 200
 # The expert's simulations for the decision under way: twice its play budget, since an analysis

@@ -11,7 +11,6 @@ an OpenSkill (Plackett-Luce) rating per player kind is fitted over the games in 
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import signal
@@ -35,6 +34,7 @@ from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, SeatDriver  # noqa:
 from byapar_env.engine import Game, Rules
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from byapar_env.stats import wilson
 
 from .arena_errors import ArenaError
 from .arena_ray import run_ranges  # Ray itself is imported only by a run on it
@@ -333,17 +333,6 @@ def worker_pool(workers: int):
     finally:
         if old is not None:
             signal.signal(signal.SIGINT, old)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 0.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

@@ -200,8 +200,8 @@ def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, 
     from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
 
     from byapar_env.driver import NO_DECISION_CAP, SeatDriver
+    from byapar_env.stats import wilson
     from byapar_harness.analyse import SeatChance
-    from byapar_harness.arena import wilson
 
     root = search_root(game)
     n = game.num_players
