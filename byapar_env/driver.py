@@ -232,12 +232,11 @@ class SeatDriver:
         if habits is None:
             self.game.apply(action)
             return
-        before = [row[:] for row in habits.seats]
-        habits.record(self.game, action)  # it reads the state before the action
+        undo = habits.record(self.game, action)  # it reads the state before the action
         try:
             self.game.apply(action)
         except IllegalActionError:
-            habits.seats = before  # refused: nothing changes, the counts included
+            habits.restore(undo)  # refused: nothing changes, the counts included
             raise
 
     def _auto_play(self) -> None:

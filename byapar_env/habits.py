@@ -35,6 +35,7 @@ COUNTERS = ("offers_made", "offers_taken", "offers_received", "answers_accepted"
 _AUCTION_KEY = len(COUNTERS)  # the auction the last bid was in: (turn_count, square)
 _PRICE = tuple(s.price for s in B.SQUARES)
 K = ActionKind
+_COUNTED = frozenset((K.OFFER_TRADE, K.ACCEPT_TRADE, K.BID, K.BUY, K.DECLINE, K.BUILD))
 
 
 class HabitsError(ByaparError, ValueError):
@@ -57,16 +58,25 @@ class Habits:
         other.seats = [list(row) for row in self.seats]
         return other
 
-    def record(self, game: Game, action: Action) -> None:
-        """Count ``action``, which ``game.current_player`` is about to take in ``game``."""
+    def record(self, game: Game, action: Action) -> tuple:
+        """Count ``action``, which ``game.current_player`` is about to take in ``game``; returns
+        what ``restore`` needs to take the count back (the engine may still refuse the action).
+        Most actions count nothing and cost a few comparisons."""
         kind = action.kind
+        if kind not in _COUNTED:
+            return ()
         p = game.current_player
         row = self.seats[p]
+        undo = ((p, row[:]),)
         if kind == K.OFFER_TRADE:
+            other = self.seats[action.target]
+            undo += ((action.target, other[:]),)
             row[0] += 1
-            self.seats[action.target][2] += 1
+            other[2] += 1
         elif kind == K.ACCEPT_TRADE:
-            self.seats[game.offer[0]][1] += 1
+            offerer = game.offer[0]
+            undo += ((offerer, self.seats[offerer][:]),)
+            self.seats[offerer][1] += 1
             row[3] += 1
         elif kind == K.BID and game.phase == Phase.AUCTION:
             square = game.auction.square
@@ -86,6 +96,12 @@ class Habits:
             row[7] += 1
         elif kind == K.BUILD:
             row[9] += 1
+        return undo
+
+    def restore(self, undo: tuple) -> None:
+        """Take back what ``record`` counted (``undo`` is its return value)."""
+        for seat, row in reversed(undo):
+            self.seats[seat] = row
 
     def features(self, seat: int, rounds: int) -> tuple[float, ...]:
         """``seat``'s ``FEATURES`` after ``rounds`` rounds (the game's round number)."""

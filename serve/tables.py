@@ -184,12 +184,11 @@ class Table:
         pre_roll = self.pre_roll_actions
         pre_roll_phase = game.phase == Phase.PRE_ROLL
         seat, turn = game.current_player, game.turn_count
-        before = self.habits.copy()
-        self.habits.record(game, action)  # it reads the state before the action
+        undo = self.habits.record(game, action)  # it reads the state before the action
         try:
             game.apply(action)
         except IllegalActionError:
-            self.habits = before
+            self.habits.restore(undo)
             raise
         self.version += 1
         if action.kind == ActionKind.OFFER_TRADE:
