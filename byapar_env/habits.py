@@ -45,16 +45,17 @@ class HabitsError(ByaparError, ValueError):
 class Habits:
     """Counters of one game's actions, per absolute seat."""
 
-    __slots__ = ("num_players", "seats")
+    __slots__ = ("num_players", "seats", "changes", "cache")
 
     def __init__(self, num_players: int) -> None:
         self.num_players = num_players
         # Per seat: the counters, then the key of its last auction (-1 before any).
         self.seats = [[0] * len(COUNTERS) + [-1] for _ in range(num_players)]
+        self.changes = 0  # counts every change of the counts, so readers can cache what they derive
+        self.cache: dict = {}  # for such a reader (the observation's encoded block)
 
     def copy(self) -> Habits:
-        other = Habits.__new__(Habits)
-        other.num_players = self.num_players
+        other = Habits(self.num_players)
         other.seats = [list(row) for row in self.seats]
         return other
 
@@ -68,6 +69,7 @@ class Habits:
         p = game.current_player
         row = self.seats[p]
         undo = ((p, row[:]),)
+        self.changes += 1
         if kind == K.OFFER_TRADE:
             other = self.seats[action.target]
             undo += ((action.target, other[:]),)
@@ -102,6 +104,7 @@ class Habits:
         """Take back what ``record`` counted (``undo`` is its return value)."""
         for seat, row in reversed(undo):
             self.seats[seat] = row
+        self.changes += 1
 
     def features(self, seat: int, rounds: int) -> tuple[float, ...]:
         """``seat``'s ``FEATURES`` after ``rounds`` rounds (the game's round number)."""

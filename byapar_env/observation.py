@@ -305,16 +305,23 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray,
 
 def write_habits(out: np.ndarray, game: Game, me: int, habits: Habits) -> np.ndarray:
     """Write every seat's habits into ``out`` (an encoding for ``me``), slot 0 being ``me``;
-    seats out of the game keep zeros."""
-    n = game.num_players
-    v = memoryview(out)
-    for r in range(n):
-        s = (me + r) % n
-        if game.bankrupt[s]:
-            continue
-        at = _HABITS + r * HABITS_PER_SEAT
-        for i, x in enumerate(habits.features(s, game.round)):
-            v[at + i] = x
+    seats out of the game keep zeros. The block is kept per observer until the counts, the
+    round or a seat's bankruptcy change (most actions change none of them)."""
+    key = (habits.changes, game.round, me, *game.bankrupt)
+    cache = habits.cache
+    block = cache.get(key)
+    if block is None:
+        if len(cache) >= 4 * SLOTS:  # only the latest keys are ever asked again
+            cache.clear()
+        block = np.zeros(SLOTS * HABITS_PER_SEAT, np.float32)
+        n = game.num_players
+        for r in range(n):
+            s = (me + r) % n
+            if not game.bankrupt[s]:
+                block[r * HABITS_PER_SEAT:(r + 1) * HABITS_PER_SEAT] = habits.features(
+                    s, game.round)
+        cache[key] = block
+    out[_HABITS:_HABITS + SLOTS * HABITS_PER_SEAT] = block
     return out
 
 
