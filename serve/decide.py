@@ -43,14 +43,9 @@ class Decision:
     steps: int  # the pre-roll steps it counts for (an offer: its composition steps)
 
 
-# The pre-roll cap is the driver's (byapar_env.driver): the server holds games without one.
-capped = pre_roll_capped
-legal_now = legal_engine_actions
-
-
 def permitted(game: Game, action: Action, pre_roll_actions: int) -> str | None:
     """Why ``action`` may not be taken now (the engine's reason, or the cap), or None."""
-    if capped(game, pre_roll_actions) and action != A.ROLL:
+    if pre_roll_capped(game, pre_roll_actions) and action != A.ROLL:
         return (f"{PRE_ROLL_CAP} actions have been taken before rolling this turn: only "
                 "rolling is left")
     if action.kind == ActionKind.OFFER_TRADE:
@@ -83,7 +78,7 @@ def fallback(legal: list[Action]) -> Action:
 
 
 def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decision:
-    legal = legal_now(game, pre_roll_actions)
+    legal = legal_engine_actions(game, pre_roll_actions)
     if hasattr(player, "known_pre_roll"):  # the expert's policy reads the pre-roll count
         player.known_pre_roll = pre_roll_actions
     action = player.choose(game, game.current_player, legal)

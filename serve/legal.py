@@ -10,11 +10,12 @@ have no single id; ``bids`` and ``trade`` in the state describe them.
 from __future__ import annotations
 
 from byapar_env.action_table import ACTIONS, NUM_ACTIONS, engine_action, legal_ids
+from byapar_env.driver import legal_engine_actions, pre_roll_capped
 from byapar_env.engine import MAX_OFFERS_PER_TURN, Action, Game, Phase
 from byapar_env.engine import board as B
 
 from .codec import action_from_json, action_to_json
-from .decide import COMPOSING, capped, legal_now, permitted
+from .decide import COMPOSING, permitted
 from .errors import IllegalAction, InvalidInput
 
 _TRADE_HINT = ('a trade offer is sent whole, in engine form: {"engine": {"kind": '
@@ -27,7 +28,7 @@ def legal_entries(game: Game, pre_roll_actions: int) -> list[dict]:
     if game.is_over:
         return []
     out = []
-    for i in legal_ids(game, None, 1, capped(game, pre_roll_actions)):
+    for i in legal_ids(game, None, 1, pre_roll_capped(game, pre_roll_actions)):
         if ACTIONS[i].kind in COMPOSING:
             continue
         action = engine_action(game, i)
@@ -48,7 +49,7 @@ def bid_range(game: Game) -> dict | None:
 
 def trade_options(game: Game, pre_roll_actions: int) -> dict | None:
     """Whom an offer may go to now, and how many offers are left this turn; None when none."""
-    if capped(game, pre_roll_actions) or not game.can_offer_trade():
+    if pre_roll_capped(game, pre_roll_actions) or not game.can_offer_trade():
         return None
     p = game.current_player
     # An offer needs a place that can change hands (its group has no buildings) on one side.
@@ -116,7 +117,7 @@ def resolve(request: dict, game: Game, pre_roll_actions: int) -> Action:
         if wanted in (_normal(e["name"]), _normal(e["text"])):
             return engine_action(game, e["id"])
     # Any legal engine action by its text: bids at amounts without an id of their own.
-    for action in legal_now(game, pre_roll_actions):
+    for action in legal_engine_actions(game, pre_roll_actions):
         if _normal(str(action)) == wanted:
             return action
     if game.phase == Phase.PRE_ROLL and wanted.startswith("offer"):

@@ -29,12 +29,13 @@ from contextlib import asynccontextmanager, contextmanager
 
 from byapar_agents import ExpertPlayer
 
+from byapar_env.driver import legal_engine_actions
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
 from .codec import action_from_json
-from .decide import Decision, decide, fallback, id_of, legal_now, steps_of
+from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import Conflict, NotFound, ServerBusy, StaleVersion, TableBusy, TooManyTables
 from .limits import (
     ADVANCE_BUDGET_S,
@@ -257,7 +258,7 @@ class Table:
                 # An offer the person should not get: the seat does what it would do without
                 # offering (rolls, before the roll).
                 self.offers_held_back += 1
-                action = fallback(legal_now(game, pre_roll))
+                action = fallback(legal_engine_actions(game, pre_roll))
                 d = Decision(action, id_of(game, action), 1)
             try:
                 self.apply(d.action, d.steps)
