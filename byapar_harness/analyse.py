@@ -47,7 +47,7 @@ class SeatChance:
     seat: int
     wins: float  # shared wins counted as their share
     rollouts: int
-    rate: float
+    rate: float | None  # None when no rollout finished (a strict deadline)
     ci95: tuple[float, float]
 
 
@@ -127,10 +127,12 @@ def parse_saved_game(data: object) -> tuple[Game, int]:
     return game, pre_roll
 
 
-def win_chances(game: Game, rollouts: int, seed: int, deadline: float | None = None
-                ) -> tuple[list[SeatChance], int]:
+def win_chances(game: Game, rollouts: int, seed: int, deadline: float | None = None,
+                strict: bool = False) -> tuple[list[SeatChance], int]:
     """Each seat's chance of winning by ``rollouts`` rollouts to the end (fewer if
-    ``deadline``, a ``time.perf_counter`` time, passes first; at least one)."""
+    ``deadline``, a ``time.perf_counter`` time, passes first; at least one). ``strict`` (the
+    server's bounded calls): the deadline is checked at every decision too, a rollout it cuts
+    short is not counted, and there may be none (rates None, intervals 0 to 1)."""
     root = search_root(game)
     n = game.num_players
     wins = [0.0] * n
@@ -138,21 +140,27 @@ def win_chances(game: Game, rollouts: int, seed: int, deadline: float | None = N
     seeds = random.Random(seed)
     done = 0
     for _ in range(rollouts):
-        if done and deadline is not None and time.perf_counter() > deadline:
+        if (done or strict) and deadline is not None and time.perf_counter() > deadline:
             break
         s = seeds.getrandbits(62)
         g = chance_game(root, s)
         driver = SeatDriver.for_game(g, max_decisions=_NO_CAP)
         for i, p in enumerate(players):
             p.reset(s + i)
+        cut = False
         while legal := driver.engine_choices():
+            if strict and time.perf_counter() > deadline:
+                cut = True
+                break
             seat = g.current_player
             driver.take_engine(players[seat].choose(g, seat, legal))
+        if cut:
+            break
         for w in g.winners:
             wins[w] += 1.0 / len(g.winners)
         done += 1
-    chances = [SeatChance(s, wins[s], done, wins[s] / done, wilson(wins[s], done))
-               for s in range(n)]
+    chances = [SeatChance(s, wins[s], done, wins[s] / done if done else None,
+                          wilson(wins[s], done) if done else (0.0, 1.0)) for s in range(n)]
     return chances, done
 
 

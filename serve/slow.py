@@ -197,42 +197,9 @@ def win_chances(game, rollouts: int, seed: int, deadline: float) -> tuple[list, 
     ``byapar_harness.analyse.win_chances`` (the same seeds, so the same figures when all run),
     but the deadline (``perf_counter``) is checked at every decision and a rollout it cuts
     short is not counted: there may be none."""
-    from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
+    from byapar_harness.analyse import win_chances as analyse_win_chances
 
-    from byapar_env.driver import NO_DECISION_CAP, SeatDriver
-    from byapar_env.stats import wilson
-    from byapar_harness.analyse import SeatChance
-
-    root = search_root(game)
-    n = game.num_players
-    wins = [0.0] * n
-    players = [ROLLOUT_PLAYER() for _ in range(n)]
-    seeds = random.Random(seed)
-    done = 0
-    clock = time.perf_counter
-    for _ in range(rollouts):
-        if clock() > deadline:
-            break
-        s = seeds.getrandbits(62)
-        g = chance_game(root, s)
-        driver = SeatDriver.for_game(g, max_decisions=NO_DECISION_CAP)
-        for i, p in enumerate(players):
-            p.reset(s + i)
-        finished = True
-        while legal := driver.engine_choices():
-            if clock() > deadline:
-                finished = False
-                break
-            seat = g.current_player
-            driver.take_engine(players[seat].choose(g, seat, legal))
-        if not finished:
-            break
-        for w in g.winners:
-            wins[w] += 1.0 / len(g.winners)
-        done += 1
-    chances = [SeatChance(s, wins[s], done, wins[s] / done if done else None,
-                          wilson(wins[s], done) if done else (0.0, 1.0)) for s in range(n)]
-    return chances, done
+    return analyse_win_chances(game, rollouts, seed, deadline, strict=True)
 
 
 def analyse_job(game_data: dict, pre_roll: int, rollouts: int, expert_sims: int, seed: int,
