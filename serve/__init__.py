@@ -1,5 +1,5 @@
 """``byapar serve``: the web table and the versioned JSON decision API (installed as
-``byapar_serve``). ``docs/serve.md`` describes both.
+``byapar_serve``), for Byapar and for Businessman. ``docs/serve.md`` describes both.
 
 - ``cli``: the command (``main(argv)``); ``app``: the FastAPI application and its error handling;
 - ``api_info``, ``api_tables``: the /v1 routes; ``schemas``: their request and response bodies;
@@ -9,6 +9,8 @@
   actions as JSON;
 - ``decide``: one decision of any computer player; ``seat_view``: the environment view the
   learned players read; ``roster``: the players offered;
+- ``businessman``: Businessman's tables, its state as one person seat sees it (its own
+  Exchange hand, never another seat's), its actions by id or name, saves and decisions;
 - ``saves``: saved games in, checked, and the table save file; ``body_limit``, ``limits``,
   ``errors``: the bounds and the typed errors;
 - ``static/``: the page (plain HTML, CSS and JavaScript; ``messages.js``: what it says when

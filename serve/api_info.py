@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -16,6 +16,7 @@ from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRES
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
+from . import businessman as bm
 from . import limits
 from .body_limit import ARRIVED
 from .codec import action_from_json, action_to_json
@@ -24,7 +25,7 @@ from .errors import Conflict, InvalidInput
 from .limits import EXPERT_BUDGET_MS
 from .roster import PERSON, Roster
 from .saves import load_game
-from .schemas import AnalyseIn, AnalyseOut, DecideIn, DecideOut, ErrorOut
+from .schemas import AnalyseIn, AnalyseOut, BusinessmanDecideOut, DecideIn, DecideOut, ErrorOut
 from .slow import SlowPool, analyse_job, expert_job
 from .tables import TableStore
 
@@ -60,6 +61,12 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
                     "panel": list(roster.panel), "search": list(roster.search),
                     "checkpoints": list(roster.checkpoints),
                     "all": list(roster.names)},
+        # Each game this server plays, with its players (Byapar's as in "players" above).
+        "games": {"byapar": {"players": [PERSON, *roster.names], "seats": [2, 6]},
+                  "businessman": {"players": [PERSON, *roster.businessman], "seats": [2, 6],
+                                  "defaults": {"rounds": bm.DEFAULT_MAX_ROUNDS,
+                                               "abroad": True},
+                                  "max_rounds": limits.MAX_ROUNDS}},
         "pace_ms": pace_ms,
         "defaults": {"rounds": DEFAULT_ROUNDS, "round_presets": list(ROUND_PRESETS),
                      "starting_cash": B.DEFAULT_STARTING_CASH,
@@ -82,6 +89,7 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
                    "idempotency_bytes_kept": limits.MAX_REPLAY_BYTES},
     }
     board = board_view()
+    businessman_board = bm.board_view()
     actions = [{"id": a.id, "kind": a.kind, "arg": a.arg, "name": a.name} for a in ACTIONS]
 
     @router.get("")
@@ -90,9 +98,12 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
         return info
 
     @router.get("/board")
-    def board_data() -> dict:
-        """The 36 squares (names, kinds, groups, prices, rents) and the colours the page uses."""
-        return board
+    def board_data(game: str = Query("byapar", pattern="^(byapar|businessman)$",
+                                     description='"byapar" or "businessman"')) -> dict:
+        """Byapar's 36 squares (names, kinds, groups, prices, rents) and the colours the page
+        uses; with ``game=businessman``, Businessman's 78 cells, groups, share colours and
+        Exchange card kinds."""
+        return businessman_board if game == "businessman" else board
 
     @router.get("/actions")
     def action_table() -> dict:
@@ -111,11 +122,20 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         d = decide(roster.make(name), game, body.pre_roll_actions)
         return _decision(game, name, d.action, d.id, start)
 
+    def businessman_decide(body: DecideIn, start: float) -> Response:
+        name = roster.check(body.player, "player", game="businessman")
+        for field, value in (("budget_ms", body.budget_ms),
+                             ("pre_roll_actions", body.pre_roll_actions or None)):
+            if value is not None:
+                raise InvalidInput(f"{field} is not used in Businessman: leave it out",
+                                   field=field)
+        return JSONResponse(bm.decide(roster, body.game, name, start))
+
     def checked(body_game: object, what: str) -> tuple:
         game = _playable(body_game, what)
         return game, game_to_dict(game)
 
-    @router.post("/decide", response_model=DecideOut)
+    @router.post("/decide", response_model=DecideOut | BusinessmanDecideOut)
     async def decide_action(body: DecideIn, request: Request) -> Response:
         """What a computer player does in a saved game, for the seat that must decide. Nothing
         is stored. ``ms`` is the server's time to read the game and decide. The expert
@@ -124,6 +144,12 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         503 server_busy)."""
         start = time.perf_counter()
         arrived = request.scope.get(ARRIVED, time.monotonic())
+        if bm.is_saved_game(body.game):
+            return await run_in_threadpool(businessman_decide, body, start)
+        if body.game in bm.GAMES:
+            raise InvalidInput("game holds the saved game itself (a Businessman one is told by "
+                               "its format, businessman-game), not the game's name",
+                               field="game")
         name = roster.check(body.player, "player")
         if body.budget_ms is not None and name not in roster.search:
             raise InvalidInput(f"budget_ms is the search budget of {', '.join(roster.search)}; "

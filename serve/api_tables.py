@@ -1,4 +1,5 @@
-"""The /v1/tables routes: create a table, read it, act, let computer seats move, save, delete.
+"""The /v1/tables routes: create a table, read it, act, let computer seats move, save, delete;
+for Byapar and Businessman tables alike (``businessman.py`` holds Businessman's own parts).
 
 Every route that touches a table does so inside ``table.locked()``, and validates everything
 before changing anything, so a refused request leaves the table as it was.
@@ -10,24 +11,38 @@ import json
 import secrets
 from collections.abc import Callable
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
 
+from . import businessman as bm
 from .decide import steps_of
 from .errors import Conflict, IllegalAction, InvalidInput
 from .legal import resolve
 from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
 from .roster import PERSON, Roster
 from .saves import load_game, read_table_save, table_save
-from .schemas import Advance, ApplyAction, CreateTable, ErrorOut, Mute, RulesIn, TableState
+from .schemas import (
+    Advance,
+    ApplyAction,
+    BusinessmanTableState,
+    CreateTable,
+    ErrorOut,
+    Mute,
+    RulesIn,
+    TableState,
+)
 from .slow import SlowPool
 from .state import table_state
-from .tables import Table, TableStore
+from .tables import Table, TableBase, TableStore
 
 _ERRORS = {code: {"model": ErrorOut} for code in (404, 409, 413, 422, 429, 503)}
+AnyState = TableState | BusinessmanTableState
+Viewer = Query(None, ge=0, le=5, description="Businessman tables: the person seat the state "
+                                             "is shown to (by default the person deciding "
+                                             "now, else the first person seat)")
 
 
 def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
@@ -35,6 +50,8 @@ def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
     if rules.rounds is not None and not 1 <= rules.rounds <= MAX_ROUNDS:
         raise InvalidInput(f"rules.rounds must be null (until one player is left) or a whole "
                            f"number from 1 to {MAX_ROUNDS}", field="rules.rounds")
+    if rules.abroad is not None:
+        raise InvalidInput("rules.abroad is an option of Businessman tables", field="rules.abroad")
     if not 0 < rules.starting_cash <= MAX_STARTING_CASH:
         raise InvalidInput(f"rules.starting_cash must be a positive multiple of 100 up to "
                            f"{MAX_STARTING_CASH:,}", field="rules.starting_cash")
@@ -47,19 +64,57 @@ def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
         raise InvalidInput(f"{field}: {exc}", field=field) from None
 
 
-def _seat_names(roster: Roster, names: list | None, field: str, num_players: int | None
-                ) -> list[str]:
+def _seat_names(roster: Roster, names: list | None, field: str, num_players: int | None,
+                game: str = "byapar") -> list[str]:
     if names is None:
+        allowed = roster.businessman if game == "businessman" else roster.names
         raise InvalidInput(f"{field} is needed: one entry per seat, 2 to 6, each \"person\" or "
-                           "a player name", field=field, allowed=[PERSON, *roster.names])
+                           "a player name", field=field, allowed=[PERSON, *allowed])
     if not 2 <= len(names) <= 6 or (num_players is not None and len(names) != num_players):
         want = "2 to 6" if num_players is None else f"{num_players} (the saved game's seats)"
         raise InvalidInput(f"{field} must have {want} entries, got {len(names)}", field=field)
-    return [roster.check(name, f"{field}[{i}]", person_ok=True) for i, name in enumerate(names)]
+    return [roster.check(name, f"{field}[{i}]", person_ok=True, game=game)
+            for i, name in enumerate(names)]
 
 
-def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> Table:
+def _game_of(body: CreateTable) -> str:
+    """Which game a create request is for: named in ``game``, or told by a save's format."""
+    saved = bm.is_saved_game(body.game) or bm.is_table_save(body.save)
+    if body.game == "byapar" and saved:
+        raise InvalidInput("the save is a Businessman table; leave out 'game' or name "
+                           "\"businessman\"", field="game", allowed=list(bm.GAMES))
+    return "businessman" if body.game == "businessman" or saved else "byapar"
+
+
+def _new_businessman_table(body: CreateTable, roster: Roster, store: TableStore
+                           ) -> bm.BusinessmanTable:
+    saved_game = body.game if body.game != "businessman" else None
+    if saved_game is not None and body.save is not None:
+        raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
+                           field="save")
+    if (saved_game is not None or body.save is not None) and body.rules is not None:
+        raise InvalidInput("a saved game brings its own rules: leave out 'rules'", field="rules")
+    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+    if body.save is not None:
+        saved, game = bm.read_table_save(body.save)
+        field = "seats" if body.seats is not None else "save.seats"
+        names = _seat_names(roster, body.seats if body.seats is not None else saved, field,
+                            game.num_players, "businessman")
+    elif saved_game is not None:
+        game = bm.load_game(saved_game, "game")
+        names = _seat_names(roster, body.seats, "seats", game.num_players, "businessman")
+    else:
+        names = _seat_names(roster, body.seats, "seats", None, "businessman")
+        game = bm.Game(bm.make_rules(body.rules, len(names)), seed=seed)
+    return bm.BusinessmanTable(store.new_id(), names, game, roster, seed % 2**31)
+
+
+def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> TableBase:
     """The table a create request describes, fully checked; nothing is stored yet."""
+    if _game_of(body) == "businessman":
+        return _new_businessman_table(body, roster, store)
+    if body.game == "byapar":
+        body = body.model_copy(update={"game": None})
     if sum(x is not None for x in (body.game, body.save)) > 1:
         raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
                            field="save")
@@ -86,10 +141,19 @@ def _fingerprint(kind: str, body: ApplyAction | Advance) -> str:
     return kind + json.dumps(body.model_dump(exclude={"idempotency_key"}), sort_keys=True)
 
 
-def _answer(table: Table, key: str | None, fingerprint: str,
-            moves: list[dict] | None = None) -> Response:
+def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None = None
+           ) -> dict:
+    """The table's state; a Businessman table's as its viewer (``seat``, or the default) sees
+    it."""
+    if isinstance(table, bm.BusinessmanTable):
+        return bm.table_state(table, table.viewer(seat), moves)
+    return table_state(table, moves)
+
+
+def _answer(table: TableBase, key: str | None, fingerprint: str,
+            moves: list[dict] | None = None, seat: int | None = None) -> Response:
     """The table's state as the answer, kept under ``key`` for a repeated request."""
-    response = JSONResponse(table_state(table, moves))
+    response = JSONResponse(_state(table, moves, seat))
     table.remember(key, fingerprint, bytes(response.body))
     return response
 
@@ -106,36 +170,44 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     requests are answered meanwhile."""
     router = APIRouter(prefix="/v1/tables", tags=["tables"], responses=_ERRORS)
 
-    async def on_table(table_id: str, work: Callable[[Table], Response]) -> Response:
+    async def on_table(table_id: str, work: Callable[[TableBase], Response]) -> Response:
         table = store.get(table_id)
         async with table.queued():
             return await run_in_threadpool(_locked, table, work)
 
-    @router.post("", status_code=201, response_model=TableState)
+    @router.post("", status_code=201, response_model=AnyState)
     def create_table(body: CreateTable) -> Response:
-        """Seat players at a new table (or a loaded game) and return its state."""
+        """Seat players at a new table (or a loaded game) and return its state. ``game``:
+        "byapar" (the default) or "businessman"."""
         table = _new_table(body, roster, store)
         store.add(table)
         with table.locked():
-            return JSONResponse(table_state(table), status_code=201)
+            return JSONResponse(_state(table), status_code=201)
 
-    @router.get("/{table_id}", response_model=TableState)
-    async def read_table(table_id: str) -> Response:
-        """The table's state: the saved game, the legal actions with ids and names, and more."""
-        return await on_table(table_id, lambda table: JSONResponse(table_state(table)))
+    @router.get("/{table_id}", response_model=AnyState)
+    async def read_table(table_id: str, seat: int | None = Viewer) -> Response:
+        """The table's state: the saved game, the legal actions with ids and names, and more.
+        A Businessman table's state is shown to one person seat (``seat``): its own Exchange
+        hand, never another's, and no saved game."""
+        return await on_table(table_id, lambda table: JSONResponse(_state(table, None, seat)))
 
-    @router.post("/{table_id}/actions", response_model=TableState)
+    @router.post("/{table_id}/actions", response_model=AnyState)
     async def apply_action(table_id: str, body: ApplyAction) -> Response:
-        """A person's action, by id, by name or in engine form (trade offers: engine form).
-        With ``version`` it is applied only in that version of the table (409 otherwise);
-        with ``idempotency_key`` a repeat gets the first answer and is not applied again."""
+        """A person's action, by id, by name or in engine form (trade offers: engine form;
+        Businessman: by id or name only). With ``version`` it is applied only in that version
+        of the table (409 otherwise); with ``idempotency_key`` a repeat gets the first answer
+        and is not applied again."""
         fingerprint = _fingerprint("action", body)
 
-        def work(table: Table) -> Response:
+        def work(table: TableBase) -> Response:
             earlier = table.replay(body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
+            if isinstance(table, bm.BusinessmanTable):
+                bm.apply_request(table, body.model_dump())
+                return _answer(table, body.idempotency_key, fingerprint, seat=body.seat)
+            assert isinstance(table, Table)
             game = table.game
             if game.is_over:
                 raise Conflict("the game is over; create a new table to play again",
@@ -155,7 +227,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
 
         return await on_table(table_id, work)
 
-    @router.post("/{table_id}/advance", response_model=TableState)
+    @router.post("/{table_id}/advance", response_model=AnyState)
     async def advance(table_id: str, body: Advance | None = None) -> Response:
         """Let computer seats decide, up to ``max_decisions``, until a person must decide or
         the game ends; ``moves`` lists what they did. ``version`` and ``idempotency_key`` as
@@ -163,12 +235,16 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         body = body if body is not None else Advance()
         fingerprint = _fingerprint("advance", body)
 
-        def work(table: Table) -> Response:
+        def work(table: TableBase) -> Response:
             earlier = table.replay(body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
-            moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
+            if isinstance(table, bm.BusinessmanTable):
+                moves = table.advance(body.max_decisions, store.advance_budget_s)
+            else:
+                assert isinstance(table, Table)
+                moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
             return _answer(table, body.idempotency_key, fingerprint, moves)
 
         return await on_table(table_id, work)
@@ -178,7 +254,9 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         """Stop (``"muted": true``) or allow again trade offers from computer seat ``seat`` to
         person seat ``person`` (every person seat when left out)."""
 
-        def work(table: Table) -> Response:
+        def work(table: TableBase) -> Response:
+            if not isinstance(table, Table):
+                raise Conflict("mute is for Byapar tables", field="table_id")
             table.check_version(body.version)
             n = len(table.seats)
             if body.seat >= n or table.players[body.seat] is None:
@@ -207,10 +285,14 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         """The table as a file to keep: seats and the engine's saved game. POST it back to
         /v1/tables as ``{"save": ...}``."""
 
-        def work(table: Table) -> Response:
-            data = table_save(table.seats, table.game, table.pre_roll_actions)
-            return JSONResponse(data, headers={
-                "Content-Disposition": f'attachment; filename="byapar-{table.id}.json"'})
+        def work(table: TableBase) -> Response:
+            if isinstance(table, bm.BusinessmanTable):
+                data = bm.table_save(table)
+            else:
+                assert isinstance(table, Table)
+                data = table_save(table.seats, table.game, table.pre_roll_actions)
+            return JSONResponse(data, headers={"Content-Disposition": "attachment; filename="
+                                               f'"{table.game_name}-{table.id}.json"'})
 
         return await on_table(table_id, work)
 
@@ -222,6 +304,6 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     return router
 
 
-def _locked(table: Table, work: Callable[[Table], Response]) -> Response:
+def _locked(table: TableBase, work: Callable[[TableBase], Response]) -> Response:
     with table.locked():
         return work(table)

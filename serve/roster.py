@@ -1,5 +1,6 @@
 """The players this server offers: the difficulty ladder (``agents.ladder``), the levels, the
-panel and the checkpoint folders it was started with, and nothing else.
+panel and the checkpoint folders it was started with, Businessman's players
+(``byapar_agents.businessman``), and nothing else.
 
 A client names a player; only names on the roster are ever built, so no request can make the
 server read a folder of its choosing. Learned players are stateless, so each is loaded once
@@ -19,6 +20,8 @@ from byapar_agents import (
     UnknownAgentError,
     make_agent,
 )
+from byapar_agents.businessman import BusinessmanPlayer
+from byapar_agents.businessman import make_agent as make_businessman_agent
 from byapar_agents.ladder import LADDER, LADDER_TEXT, make_level
 
 from .errors import UnknownPlayer
@@ -27,6 +30,10 @@ from .limits import EXPERT_BUDGET_MS, MAX_NAME_CHARS
 PERSON = "person"
 _LEARNED: dict[str, LearnedPlayer] = {}
 _LEARNED_LOCK = threading.Lock()
+_BUSINESSMAN_HARD: list[BusinessmanPlayer] = []  # Businessman's learned player, loaded once
+# Businessman's players offered: each decides in about a millisecond, so a table plays them in
+# the request (no search player: it would need the slow pool).
+BUSINESSMAN_NAMES = ("random", "easy", "medium", "hard")
 
 
 def learned(name: str) -> LearnedPlayer:
@@ -68,12 +75,17 @@ class Roster:
         own = tuple(n for n in LADDER if n not in builtin)
         self.names: tuple[str, ...] = (own + self.levels + self.panel + self.search
                                        + self.checkpoints)
+        # Businessman's players (byapar_agents.businessman); checkpoints are Byapar's only.
+        self.businessman: tuple[str, ...] = BUSINESSMAN_NAMES
         learned("hard")  # the first decide call should not pay for loading it
         make_agent("expert", budget_ms=EXPERT_BUDGET_MS)  # nor the first expert its policy
 
-    def check(self, name: object, field: str, person_ok: bool = False) -> str:
-        """``name`` if this server offers it, else ``UnknownPlayer`` listing what it offers."""
-        allowed = ([PERSON] if person_ok else []) + list(self.names)
+    def check(self, name: object, field: str, person_ok: bool = False,
+              game: str = "byapar") -> str:
+        """``name`` if this server offers it for ``game`` ("byapar" or "businessman"), else
+        ``UnknownPlayer`` listing what it offers."""
+        names = self.businessman if game == "businessman" else self.names
+        allowed = ([PERSON] if person_ok else []) + list(names)
         if isinstance(name, str) and len(name) <= MAX_NAME_CHARS and name in allowed:
             return name
         if isinstance(name, str) and len(name) > MAX_NAME_CHARS:
@@ -98,3 +110,17 @@ class Roster:
         if name in self.ladder:
             return make_level(name, seed)
         return make_agent(name, seed=seed)
+
+    def make_businessman(self, name: str, seed: int | None = None) -> BusinessmanPlayer:
+        """A Businessman player for one seat: a fresh one, started with ``seed``, for the
+        hand-written players (they may remember a plan), the one shared instance for ``hard``
+        (a learned policy holds no memory)."""
+        if name == "hard":
+            if not _BUSINESSMAN_HARD:
+                with _LEARNED_LOCK:
+                    if not _BUSINESSMAN_HARD:
+                        _BUSINESSMAN_HARD.append(make_businessman_agent("hard"))
+            return _BUSINESSMAN_HARD[0]
+        player = make_businessman_agent(name, seed=seed)
+        player.reset(seed)
+        return player

@@ -55,11 +55,14 @@ class RulesIn(_In):
         RULES_FIGURES.default_starting_cash,
         description=f"a positive multiple of {RULES_FIGURES.starting_cash_step}")
     auctions: StrictBool = RULES_FIGURES.default_auctions
+    abroad: StrictBool | None = Field(
+        None, description="Businessman only: play the perimeter abroad too (true by default)")
 
 
 class CreateTable(_In):
-    """A new game (``seats`` and ``rules``), a saved game (``game`` and ``seats``) or a table
-    save (``save``, whose seats ``seats`` may replace)."""
+    """A new game (``seats`` and ``rules``; ``game`` names which: "byapar" by default, or
+    "businessman"), a saved game of either (``game`` and ``seats``) or a table save (``save``,
+    whose seats ``seats`` may replace)."""
 
     seats: list[Name] | None = Field(
         None, max_length=6,
@@ -67,7 +70,9 @@ class CreateTable(_In):
     rules: RulesIn | None = None
     seed: StrictInt | None = Field(None, ge=0, le=MAX_SEED)
     # Any: the engine's loader, not pydantic, judges a saved game, with its own messages.
-    game: Any = Field(None, description="the engine's saved game")
+    game: Any = Field(None, description='"byapar" (the default) or "businessman" for a new '
+                                        "game; or the engine's saved game of either (its "
+                                        "format says which)")
     save: dict[str, Any] | None = Field(None, description="a table save (GET .../save)")
 
 
@@ -103,7 +108,8 @@ class Mute(_In):
 
 
 class DecideIn(_In):
-    game: Any = Field(description="the engine's saved game as a JSON object (or its text)")
+    game: Any = Field(description="the engine's saved game as a JSON object (or its text): "
+                                  "Byapar's, or Businessman's (format businessman-game)")
     player: Name = Field("hard", description="a player name (GET /v1)")
     pre_roll_actions: StrictInt = Field(
         0, ge=0, le=1_000_000,
@@ -288,3 +294,84 @@ class ErrorOut(BaseModel):
     field: str | None = None
     allowed: list[Any] | None = None
     version: int | None = Field(None, description="stale_version: the table's version now")
+
+
+# ---------------------------------------------------------------------- Businessman
+class BusinessmanStatusOut(_Out):
+    phase: str = Field(description="PRE_ROLL, TRADE_COMPOSE, TRADE_RESPONSE, BUY_OFFER, FORK, "
+                                   "HOTEL_MENU, PICK_COLOUR, EXCHANGE_CARD, EXCHANGE_TRADE, "
+                                   "RAISE_FUNDS, GAME_OVER")
+    current_player: int
+    is_over: bool
+    winners: list[int]
+    round: int
+    round_limit: int
+    turn_count: int
+    dice: list[int]
+
+
+class BusinessmanPlayerOut(_Out):
+    seat: int
+    cash: int
+    net_worth: int
+    bankrupt: bool
+    track: int = Field(description="0 the big perimeter, 1 abroad, 2 the motorway, "
+                                   "3 the roulette")
+    position: int = Field(description="a cell id (GET /v1/board?game=businessman)")
+    laps: int
+    shares: list[int] = Field(description="shares held, one count per colour")
+    passes: list[str] = Field(description="exchange passes kept, by deck")
+    hand_size: int = Field(description="Exchange cards in hand (their kinds are secret)")
+    lots: list[int] = Field(description="the cells owned")
+
+
+class HandCardOut(_Out):
+    slot: int = Field(description="the hand slot a 'play the card in slot N' action names")
+    kind: int
+    code: str
+    text: str
+
+
+class BusinessmanLegalOut(_Out):
+    id: int = Field(description="send it as {\"id\": ...} to take the action")
+    name: str
+    kind: str = Field(description="the action's kind, e.g. roll, buy, play_card")
+
+
+class BusinessmanTableState(_Out):
+    """The state of a Businessman table as one seat sees it: the public state and that seat's
+    own Exchange hand, never another seat's hand or a deck's order."""
+
+    api_version: int
+    game: str = Field(description='"businessman"')
+    id: str
+    version: int = Field(description="goes up by one with every change of the table")
+    seats: list[SeatOut]
+    to_move: str | None = Field(description='"person", "computer", or null once it is over')
+    viewer: int | None = Field(description="the seat this state is shown to (a person "
+                                           "seat), null for a table of computers")
+    status: BusinessmanStatusOut
+    players: list[BusinessmanPlayerOut]
+    hand: list[HandCardOut] | None = Field(description="the viewer's own Exchange hand")
+    legal: list[BusinessmanLegalOut] = Field(description="the viewer's legal actions when the "
+                                                         "viewer decides now, else empty")
+    view: dict[str, Any] = Field(description="the engine's view of the viewer's seat "
+                                             "(Game.view): public state and its own hand")
+    log: list[str]
+    moves: list[MoveOut] | None = Field(None, description="advance only: what the computer "
+                                                          "seats did")
+
+
+class BusinessmanActionOut(BaseModel):
+    id: int = Field(description="the action's id (its place in ALL_ACTIONS)")
+    name: str
+    kind: str
+
+
+class BusinessmanDecideOut(BaseModel):
+    api_version: int
+    game: str = Field(description='"businessman"')
+    action: BusinessmanActionOut
+    seat: int
+    player: str
+    ms: float = Field(description="server time to load the game and decide, milliseconds")

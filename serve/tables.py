@@ -1,5 +1,5 @@
-"""Tables: one game each, its seats (people or computer players), and a lock; and the store
-that holds at most ``MAX_TABLES`` of them.
+"""Tables: one game each (Byapar here; Businessman in ``businessman.py``), its seats (people or
+computer players), and a lock; and the store that holds at most ``MAX_TABLES`` of them.
 
 Every request on a table runs under that table's own lock, so two requests on one table never
 interleave and a request on one table never waits for another table. The store's lock guards
@@ -26,6 +26,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from typing import Any
 
 from byapar_agents import ExpertPlayer
 
@@ -58,43 +59,31 @@ def unwanted(offer: Action) -> bool:
     return asks and not gives
 
 
-class Table:
-    """A game and who plays each seat. Use it only inside ``with table.locked():``."""
+class TableBase:
+    """What every table has, whichever game it plays: an id, its seats, a lock and a queue,
+    a version and the answers kept for idempotency keys. Use it only inside
+    ``with table.locked():``."""
 
-    def __init__(self, table_id: str, seats: list[str], game: Game, roster: Roster,
-                 seed: int = 0, pre_roll_actions: int = 0) -> None:
+    game_name = ""  # "byapar" or "businessman"
+
+    def __init__(self, table_id: str, seats: list[str], game: Any) -> None:
         self.id = table_id
         self.seats = list(seats)
         self.game = game
-        self.players = [None if name == PERSON else roster.make(name, seed + s)
-                        for s, name in enumerate(seats)]
-        for s, player in enumerate(self.players):
-            # Fresh players with a memory (the offers a medium player tried) start clean and
-            # seeded, as in the arena; shared learned players have no memory to reset.
-            if player is not None and hasattr(player, "reset"):
-                player.reset(seed + s)
         self._lock = threading.Lock()
         # The queue's lock, one per event loop (a server has one; a test client may start
         # several), made in that loop; the thread lock below still keeps requests apart.
         self._queue_locks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._waiting = 0  # requests queued for this table (read and changed in the loop)
         self.last_used = time.monotonic()
-        self._stamp = game.turn_count
-        self._pre_roll = pre_roll_actions
-        # What each seat has done at this table, as the environment counts it (observation
-        # version 2); a table made from a saved game starts the counts from there.
-        self.habits = Habits(game.num_players)
         self.version = 0  # changes made since the table was made (actions applied, mutes)
         # Idempotency key -> (the request's fingerprint, the answer's bytes); oldest first.
         self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
         self._reply_bytes = 0
-        # Trade offers of computer seats to people (see offer_refusal).
-        self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
-        self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
-        self.offers_held_back = 0  # computer offers replaced by offer_refusal
+        self.players: list = []
 
     @asynccontextmanager
-    async def queued(self) -> AsyncIterator[Table]:
+    async def queued(self) -> AsyncIterator[TableBase]:
         """Wait for this table's turn without holding a thread (requests on one table queue
         here, in the event loop, so a busy table never ties up the shared thread pool): at
         most ``MAX_TABLE_QUEUE`` waiting, each at most ``LOCK_WAIT_S``; ``TableBusy`` (503)
@@ -118,7 +107,7 @@ class Table:
             lock.release()
 
     @contextmanager
-    def locked(self) -> Iterator[Table]:
+    def locked(self) -> Iterator[TableBase]:
         if not self._lock.acquire(timeout=LOCK_WAIT_S):
             raise TableBusy(f"table {self.id} is busy with another request; try again")
         try:
@@ -126,13 +115,6 @@ class Table:
         finally:
             self.last_used = time.monotonic()
             self._lock.release()
-
-    @property
-    def pre_roll_actions(self) -> int:
-        """Actions taken before rolling in the current turn (the environment's cap applies)."""
-        if self.game.turn_count != self._stamp:
-            self._stamp, self._pre_roll = self.game.turn_count, 0
-        return self._pre_roll
 
     def to_move(self) -> str | None:
         """Who decides now: "person", "computer", or None once the game is over."""
@@ -178,6 +160,39 @@ class Table:
     def changed(self) -> None:
         """Count a change of the table that is not an action (a mute)."""
         self.version += 1
+
+class Table(TableBase):
+    """A game of Byapar and who plays each seat. Use it only inside ``with table.locked():``."""
+
+    game_name = "byapar"
+
+    def __init__(self, table_id: str, seats: list[str], game: Game, roster: Roster,
+                 seed: int = 0, pre_roll_actions: int = 0) -> None:
+        super().__init__(table_id, seats, game)
+        self.game: Game = game
+        self.players = [None if name == PERSON else roster.make(name, seed + s)
+                        for s, name in enumerate(seats)]
+        for s, player in enumerate(self.players):
+            # Fresh players with a memory (the offers a medium player tried) start clean and
+            # seeded, as in the arena; shared learned players have no memory to reset.
+            if player is not None and hasattr(player, "reset"):
+                player.reset(seed + s)
+        self._stamp = game.turn_count
+        self._pre_roll = pre_roll_actions
+        # What each seat has done at this table, as the environment counts it (observation
+        # version 2); a table made from a saved game starts the counts from there.
+        self.habits = Habits(game.num_players)
+        # Trade offers of computer seats to people (see offer_refusal).
+        self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
+        self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
+        self.offers_held_back = 0  # computer offers replaced by offer_refusal
+
+    @property
+    def pre_roll_actions(self) -> int:
+        """Actions taken before rolling in the current turn (the environment's cap applies)."""
+        if self.game.turn_count != self._stamp:
+            self._stamp, self._pre_roll = self.game.turn_count, 0
+        return self._pre_roll
 
     def apply(self, action: Action, steps: int = 1) -> None:
         """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
@@ -282,14 +297,14 @@ class TableStore:
         self.max_tables = max_tables
         self.idle_evict_s = idle_evict_s
         self.advance_budget_s = advance_budget_s  # the wall time one advance request may take
-        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._tables: OrderedDict[str, TableBase] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
     def new_id() -> str:
         return secrets.token_hex(8)
 
-    def add(self, table: Table) -> None:
+    def add(self, table: TableBase) -> None:
         with self._lock:
             if len(self._tables) >= self.max_tables:
                 oldest_id, oldest = next(iter(self._tables.items()))
@@ -302,7 +317,7 @@ class TableStore:
                 del self._tables[oldest_id]
             self._tables[table.id] = table
 
-    def get(self, table_id: str) -> Table:
+    def get(self, table_id: str) -> TableBase:
         with self._lock:
             table = self._tables.get(table_id)
             if table is None:
