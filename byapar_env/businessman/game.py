@@ -1163,11 +1163,11 @@ class Game(TableGame):
         each Surprise and Notice deck (the same cards, reshuffled); the generator (reseeded from
         ``rng``, so later dice are new); no forced dice and no seed. ``view(seat)`` of the clone
         equals this game's, and what is drawn depends on that view alone (two games differing
-        only in what ``seat`` cannot see give the same clone). A hand is drawn card by card from the unseen cards, keeping to what
-        the deal allows a hand (at most ``hand_large`` cards of the large deck and
-        ``hand_small`` of the small one, as no card is ever added to a hand); if a position
-        allows no such draw (hands set by hand), the hands are drawn freely. The same ``rng``
-        state gives the same clone. This game is left unchanged."""
+        only in what ``seat`` cannot see give the same clone). A hand is drawn card by card
+        from the unseen cards, keeping to what the deal allows a hand (at most ``hand_large``
+        cards of the large deck and ``hand_small`` of the small one, as no card is ever added
+        to a hand); if a position allows no such draw (hands set by hand), the hands are drawn
+        freely. The same ``rng`` state gives the same clone. This game is left unchanged."""
         if not isinstance(rng, random.Random):
             raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
         unseen = self.unseen_cards(seat)
