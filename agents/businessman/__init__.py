@@ -1,6 +1,7 @@
 """Computer players for Businessman (``byapar_env.businessman``): random, easy, medium, hard
-(the shipped policy of ``byapar train --game businessman``, ``checkpoints/businessman_hard``)
-and learned policies from any such checkpoint folder.
+(the shipped policy of ``byapar train --game businessman``, ``checkpoints/businessman_hard``),
+expert (hard's choices checked by search on sampled deals, ``expert.py``) and learned policies
+from any such checkpoint folder.
 
 >>> from byapar_agents.businessman import make_agent
 >>> player = make_agent("medium")
@@ -12,21 +13,45 @@ table of them on the engine, as the environment would.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from byapar_checkpoints import shipped
 
 from .base import BusinessmanPlayer, play_game
+from .expert import DEFAULT_ROLLOUT, ExpertBusinessmanPlayer, ExpertOptionError
 from .learned import LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
-AGENT_NAMES = ("random", "easy", "medium", "hard")
+AGENT_NAMES = ("random", "easy", "medium", "hard", "expert")
+# The expert's variants: "-medium", "-hard" or "-mixed" names who plays the rollouts (medium by
+# default); "-hN" the horizon in rounds, "-end" rollouts to the game's end; "@SIMS" the
+# simulations per candidate. E.g. "expert@48", "expert-mixed-h5@12".
+_EXPERT_NAME = re.compile(r"expert(?:-(medium|hard|mixed))?(?:-h([0-9]{1,4})|-(end))?"
+                          r"(?:@([0-9]{1,5}))?")
+
+
+def expert_options(name: object) -> dict | None:
+    """The options an expert name asks for (``rollout``, and ``horizon_rounds`` and ``sims``
+    when it names them), or None for a name that is not the expert's."""
+    parts = _EXPERT_NAME.fullmatch(name) if isinstance(name, str) else None
+    if parts is None:
+        return None
+    options: dict = {"rollout": parts.group(1) or DEFAULT_ROLLOUT}
+    if parts.group(2) is not None:
+        options["horizon_rounds"] = int(parts.group(2))
+    elif parts.group(3) is not None:
+        options["horizon_rounds"] = None
+    if parts.group(4) is not None:
+        options["sims"] = int(parts.group(4))
+    return options
 
 
 def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
-    """A fresh Businessman player by name (``random`` takes the seed), or the player of a
-    Businessman policy checkpoint folder (``CheckpointError`` if it cannot be used)."""
+    """A fresh Businessman player by name (``random`` and the expert take the seed), or the
+    player of a Businessman policy checkpoint folder (``CheckpointError`` if it cannot be
+    used)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "easy":
@@ -35,12 +60,18 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return MediumPlayer()
     if name == "hard":  # the policy trained by byapar train --game businessman
         return LearnedBusinessmanPlayer(shipped("businessman_hard"), name="hard")
+    options = expert_options(name)
+    if options is not None:  # ExpertOptionError (a ValueError) for sims or a horizon out of range
+        player = ExpertBusinessmanPlayer(seed=seed, **options)
+        player.name = name
+        return player
     if isinstance(name, str) and name and Path(name).is_dir():
         return LearnedBusinessmanPlayer(name)
     raise ValueError(f"unknown Businessman player {name!r}: expected one of "
-                     f"{', '.join(AGENT_NAMES)} or a checkpoint folder")
+                     f"{', '.join(AGENT_NAMES)} (expert@SIMS and other expert variants) or a "
+                     "checkpoint folder")
 
 
-__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "LearnedBusinessmanPlayer",
-           "MediumPlayer", "RandomPlayer",
-           "make_agent", "play_game"]
+__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "ExpertBusinessmanPlayer",
+           "ExpertOptionError", "LearnedBusinessmanPlayer", "MediumPlayer", "RandomPlayer",
+           "expert_options", "make_agent", "play_game"]
