@@ -172,6 +172,9 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         separate worker process. The same seed gives the same figures when all of it ran."""
         start = time.perf_counter()
         arrived = request.scope.get(ARRIVED, time.monotonic())
+        if bm.is_saved_game(body.game):
+            raise InvalidInput("analyse is for Byapar games; this is a Businessman one",
+                               field="game")
         _, data = await run_in_threadpool(checked, body.game, "analyse")
         result = await slow.run_async(analyse_job, data, body.pre_roll_actions, body.rollouts,
                                       body.expert_sims, body.seed,

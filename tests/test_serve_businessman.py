@@ -175,6 +175,22 @@ def test_advance_plays_the_computers_until_the_person(client: TestClient) -> Non
         assert after["status"]["current_player"] == 0 and after["legal"]
 
 
+def test_advance_keeps_to_its_caps(client: TestClient) -> None:
+    from byapar_serve.businessman import BusinessmanTable
+    from byapar_serve.roster import Roster
+
+    state = new_table(client, seats=("medium", "hard", "easy"))
+    assert state["viewer"] is None and state["to_move"] == "computer"
+    one = client.post(f"/v1/tables/{state['id']}/advance", json={"max_decisions": 1}).json()
+    assert len(one["moves"]) == 1 and one["version"] == 1
+    table = BusinessmanTable("t", ["medium", "hard", "easy"], Game(Rules(num_players=3), seed=1),
+                             Roster())
+    ticks = iter(range(100))
+    # A clock that moves one second a reading: the start, then one reading before each move.
+    moves = table.advance(1000, budget_s=3.0, clock=lambda: next(ticks))
+    assert len(moves) == 2 and table.version == 2
+
+
 def test_a_whole_game_through_the_api(client: TestClient) -> None:
     state = new_table(client, seats=("person", "random"), rounds=3)
     url = f"/v1/tables/{state['id']}"
@@ -347,6 +363,9 @@ def test_decide_refuses_what_businessman_does_not_take(client: TestClient) -> No
         r = client.post("/v1/decide", json=body)
         assert r.status_code == 422, (body, r.text)
         assert (r.json()["field"], r.json()["error"]) == (field, code)
+    r = client.post("/v1/analyse", json={"game": data})
+    assert r.status_code == 422 and r.json()["field"] == "game"
+    assert "Byapar" in r.json()["detail"]
     over = Game(Rules(num_players=2, max_rounds=1), seed=1)
     while not over.is_over:
         over.apply(over.legal_actions()[0])

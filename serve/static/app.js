@@ -168,9 +168,18 @@ function payoffCost(i) {
 }
 
 // ------------------------------------------------------------------ setup
+// The game chosen in the setup: "byapar" or "businessman".
+function gameKind() { return $("game-kind").value; }
+
 function playerOptions() {
   const p = S.info.players;
   const out = [["person", "Person (plays in this browser)"]];
+  if (gameKind() === "businessman") {
+    for (const n of S.info.games.businessman.players) {
+      if (n !== "person") out.push([n, `Computer: ${LEVEL_TEXT[n] || n}`]);
+    }
+    return out;
+  }
   // The difficulty ladder, beginner to expert; then the other levels, the panel's styles and
   // any checkpoints.
   const ladder = p.ladder || [];
@@ -233,12 +242,34 @@ function chosenRules() {
   return { rounds, starting_cash: Number($("cash").value), auctions: $("auctions").checked };
 }
 
+// The game chosen: its table options and its players in the seat menus.
+function chooseGame() {
+  const bm = gameKind() === "businessman";
+  $("byapar-options").hidden = bm;
+  $("businessman-options").hidden = !bm;
+  const seats = chosenSeats();
+  const known = new Set(playerOptions().map(([v]) => v));
+  $("seats").replaceChildren();
+  for (const v of seats) $("seats").appendChild(seatRow(known.has(v) ? v : "medium"));
+  refreshSeats();
+}
+
+// A table's state, Byapar's or Businessman's, opened in its own view.
+function openAny(st) {
+  if (st.game === "businessman") BM.open(st);
+  else openTable(st);
+}
+
 async function startGame() {
   const body = { seats: chosenSeats(), rules: chosenRules() };
+  if (gameKind() === "businessman") {
+    body.game = "businessman";
+    body.rules = { rounds: Number($("bm-rounds").value), abroad: $("bm-abroad").checked };
+  }
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   try {
-    openTable(await api("POST", "/v1/tables", body));
+    openAny(await api("POST", "/v1/tables", body));
   } catch (err) {
     say(err, "create");
   }
@@ -247,9 +278,9 @@ async function startGame() {
 async function loadGame(file, input) {
   try {
     const data = JSON.parse(await file.text());
-    const body = data && data.format === "byapar-table"
-      ? { save: data } : { game: data, seats: chosenSeats() };
-    openTable(await api("POST", "/v1/tables", body));
+    const tableSave = data && ["byapar-table", "businessman-table"].includes(data.format);
+    const body = tableSave ? { save: data } : { game: data, seats: chosenSeats() };
+    openAny(await api("POST", "/v1/tables", body));
   } catch (err) {
     // A file that is not JSON at all fails in JSON.parse, before any request.
     const why = err.code ? plainMessage(err, "load") : plainMessage({ code: "bad_saved_game" });
@@ -265,6 +296,7 @@ function showSetup() {
   S.state = null;
   history.replaceState(null, "", location.pathname);
   $("table").hidden = true;
+  BM.close();
   $("table-tools").hidden = true;
   $("result").hidden = true;
   $("setup").hidden = false;
@@ -273,6 +305,8 @@ function showSetup() {
 // ------------------------------------------------------------------ the table
 function openTable(st) {
   showError("");
+  BM.close();
+  S.kind = "byapar";
   S.tableId = st.id;
   S.state = null;
   S.sinceLog = st.game.log.length;
@@ -1051,7 +1085,7 @@ async function saveGame() {
     const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
     const a = el("a");
     a.href = URL.createObjectURL(blob);
-    a.download = `byapar-${S.tableId}.json`;
+    a.download = `${S.kind || "byapar"}-${S.tableId}.json`;
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -1078,6 +1112,7 @@ function wire() {
     $("rounds-custom-row").hidden = $("rounds").value !== "custom";
   });
   $("start").addEventListener("click", startGame);
+  $("game-kind").addEventListener("change", chooseGame);
   for (const id of ["load-file", "load-file-top"]) {
     $(id).addEventListener("change", (ev) => {
       if (ev.target.files.length) loadGame(ev.target.files[0], ev.target);
@@ -1094,6 +1129,7 @@ function wire() {
   $("pace").addEventListener("input", () => {
     setPace(Number($("pace").value));
     if (S.state) schedule(S.state);
+    else if (BM.state) BM.schedule();
   });
   $("save-btn").addEventListener("click", saveGame);
   $("new-btn").addEventListener("click", showSetup);
@@ -1121,6 +1157,7 @@ async function init() {
   setPace(pace);
   wire();
   buildSetup();
+  chooseGame();  // a reloaded page may keep the game chosen before
   buildBoard();
   window.addEventListener("hashchange", openFromHash);
   if (!(await openFromHash())) showSetup();
@@ -1131,7 +1168,7 @@ async function openFromHash() {
   const m = location.hash.match(/^#t=([0-9a-f]{1,64})$/);
   if (!m || m[1] === S.tableId) return false;
   try {
-    openTable(await api("GET", `/v1/tables/${m[1]}`));
+    openAny(await api("GET", `/v1/tables/${m[1]}`));
     return true;
   } catch (err) {
     showError("That table is gone (the server keeps tables in memory): start a new one.");
