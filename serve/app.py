@@ -116,8 +116,9 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     # project's page (static/docs.html), drawn from /openapi.json with nothing from elsewhere.
     app = FastAPI(title="Byapar", version=__version__, docs_url=None, redoc_url=None,
                   lifespan=lifespan,
-                  description="The Byapar web table and decision API. /v1 never changes "
-                              "incompatibly; fields may be added.")
+                  description="The Byapar web table and decision API, for Byapar and "
+                              "Businessman. /v1 never changes incompatibly; fields may be "
+                              "added.")
     app.state.slow = slow
     app.state.store = store
     app.state.roster = roster

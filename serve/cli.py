@@ -126,8 +126,9 @@ def _host_name(text: str) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog="byapar serve",
-        description="The web table (play Byapar in a browser against computer players) and the "
-                    "versioned JSON API (/v1) with the decision call for game sites.")
+        description="The web table (play Byapar or Businessman in a browser against computer "
+                    "players) and the versioned JSON API (/v1) with the decision call for game "
+                    "sites.")
     ap.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default: %(default)s, this machine only)")
     ap.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
