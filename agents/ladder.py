@@ -9,12 +9,15 @@ Each level is a player of this project, or a blend of two of them (``lapsing``):
 | level | who plays |
 |---|---|
 | ``beginner`` | the easy player: a casual player's habits |
-| ``novice`` | the medium player, lapsing into the easy player's habits at 2 decisions in 3 |
-| ``casual`` | the medium player, lapsing into them at 1 decision in 3 |
-| ``club`` | the medium player: a solid player's judgement |
-| ``strong`` | the hard player (the learned policy), lapsing into medium's judgement at 1 in 3 |
+| ``novice`` | the medium player, lapsing into the easy player's habits at 4 decisions in 5 |
+| ``casual`` | the medium player, lapsing into them at 9 decisions in 20 |
+| ``club`` | the hard player, lapsing into the medium player's rules at 17 decisions in 20 |
+| ``strong`` | the hard player (the learned policy), lapsing into medium's rules at 3 in 20 |
 | ``master`` | the hard player |
 | ``expert`` | the expert: the hard player checked by search (``agents.expert``) |
+
+The shares were chosen so that the ratings step evenly from ``beginner`` to ``master``
+(``bench/ladder.py`` measures them; the figures are in ``docs/serve.md``).
 
 **Mistakes a person makes.** A weaker level is not a stronger one with random moves: its
 lapses are the decisions of a weaker player with human habits, drawn decision by decision. The
@@ -23,9 +26,6 @@ reserve, bidding at most the list price, building whenever it can, judging a tra
 prices without seeing that a place completes someone's group, never proposing a trade, paying
 to leave jail at once. So a ``novice`` knows what a solid player knows but often forgets it
 and does what a casual player does.
-
-The measured ratings of the levels (OpenSkill, from seeded games between them) are in
-``docs/serve.md`` (the difficulty ladder); ``bench/ladder.py`` measures them.
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ from .medium import MediumPlayer
 # (name, what a person is told, sound player, habit player, share of decisions that lapse)
 _LEVELS: tuple[tuple[str, str, str, str | None, float], ...] = (
     ("beginner", "Beginner: a casual player's habits", "easy", None, 0.0),
-    ("novice", "Novice: knows the game, often plays on habit", "medium", "easy", 2 / 3),
-    ("casual", "Casual: a fair player who slips now and then", "medium", "easy", 1 / 3),
-    ("club", "Club: a solid player", "medium", None, 0.0),
+    ("novice", "Novice: knows the game, mostly plays on habit", "medium", "easy", 4 / 5),
+    ("casual", "Casual: a fair player who slips about half the time", "medium", "easy", 9 / 20),
+    ("club", "Club: a solid player who now and then sees deeper", "hard", "medium", 17 / 20),
     ("strong", "Strong: a learned player who sometimes plays by rule of thumb", "hard",
-     "medium", 1 / 3),
+     "medium", 3 / 20),
     ("master", "Master: the learned player", "hard", None, 0.0),
     ("expert", "Expert: the learned player checked by search", "expert", None, 0.0),
 )
