@@ -152,9 +152,19 @@ class BusinessmanTable(TableBase):
             if action not in legal:  # a player bug: never stall the table
                 action = legal[0]
             self.apply(action)
-            moves.append({"seat": seat, "player": self.seats[seat], "text": str(action),
-                          "id": ACTION_ID[action]})
+            moves.append(public_move(seat, self.seats[seat], action))
         return moves
+
+
+def public_move(seat: int, player: str, action: Action) -> dict:
+    """A computer seat's move as every viewer may see it. A card played names its colour, not
+    its hand slot (nor its id, which holds the slot): hands are kept in order of kind, so the
+    slot would tell how many cards of lower kinds the seat still holds."""
+    if action.kind == ActionKind.PLAY_CARD:
+        how = " (halve)" if action.down else ""
+        text = f"play an Exchange card on {BB.COLOURS[action.colour]}{how}"
+        return {"seat": seat, "player": player, "text": text, "id": None}
+    return {"seat": seat, "player": player, "text": str(action), "id": ACTION_ID[action]}
 
 
 # ---------------------------------------------------------------------- the state

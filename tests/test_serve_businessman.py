@@ -170,7 +170,8 @@ def test_advance_plays_the_computers_until_the_person(client: TestClient) -> Non
     assert after["moves"] and {m["seat"] for m in after["moves"]} <= {1, 2}
     assert after["version"] == before + len(after["moves"])
     for m in after["moves"]:
-        assert str(ALL_ACTIONS[m["id"]]) == m["text"]
+        if m["id"] is not None:  # a card played shows no id (below)
+            assert str(ALL_ACTIONS[m["id"]]) == m["text"]
     if after["to_move"] == "person":
         assert after["status"]["current_player"] == 0 and after["legal"]
 
@@ -254,6 +255,24 @@ def test_another_seats_hand_never_reaches_the_viewer(client: TestClient, phase: 
     assert _seen(client, _other_hand(data, other), seats) == mine
     # The viewer's own hand is shown: changing it changes what the viewer sees.
     assert _seen(client, _other_hand(data, viewer), seats)["hand"] != mine["hand"]
+
+
+def test_a_computers_card_is_shown_without_its_hand_slot(client: TestClient) -> None:
+    state = new_table(client, seats=("person", "medium", "hard"), seed=2, rounds=6)
+    url = f"/v1/tables/{state['id']}"
+    cards = []
+    for _ in range(400):
+        if state["to_move"] is None:
+            break
+        if state["to_move"] == "computer":
+            state = client.post(f"{url}/advance", json={"max_decisions": 1000}).json()
+            cards += [m for m in state["moves"] if "Exchange card" in m["text"]]
+        else:
+            state = client.post(f"{url}/actions", json={"id": state["legal"][0]["id"]}).json()
+    assert cards, "no computer played an Exchange card"
+    for m in cards:
+        assert m["id"] is None and "slot" not in m["text"], m
+        assert m["text"].startswith("play an Exchange card on ")
 
 
 def test_the_viewer_is_a_person_seat(client: TestClient) -> None:
