@@ -268,3 +268,18 @@ def test_the_arena_seats_the_expert() -> None:
     report = run_arena(config)
     assert report["run"]["games"] == 2
     assert set(report["players"]) == {"expert-h1@2", "hard"}
+
+
+@pytest.mark.parametrize("name", ["expert-mixed-h1@2", "expert-hard-end@2"])
+def test_rollout_variants_play_whole_games(name: str) -> None:
+    game = Game(Rules(num_players=3, max_rounds=4), seed=6)
+    asked = []
+
+    def check(g: Game, seat: int, action: A.Action) -> None:
+        assert action in g.legal_actions()
+        asked.append(seat)
+
+    play_game(game, [make_agent(name, seed=1), MediumPlayer(), make_agent("hard")],
+              on_decision=check)
+    assert game.is_over and 0 in asked
+    Game.from_json(game.to_json())
