@@ -30,6 +30,7 @@ process pool is unwanted): the same deadlines, without the isolation.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import multiprocessing
 import os
@@ -57,6 +58,19 @@ _AFTER_SEARCH_S = [0.0]
 
 class TooLate(Exception):
     """The job's deadline passed while it waited for a worker."""
+
+
+class Late(Exception):
+    """The job had not answered by the time its caller must answer (``answer_by``). The job
+    goes on in its worker and its answer is dropped; the caller answers without it."""
+
+
+# When the server answers an expert decision at the latest, as a multiple of its budget from
+# the request's arrival: past it the caller stops waiting for the worker (``Late``) and plays
+# the expert's prior, the hard policy's move, in a few milliseconds. A worker that waits for a
+# core can overrun its deadline by tens of milliseconds however early its search ends; the
+# person or site waiting should not.
+ANSWER_BY_SHARE = 1.1
 
 
 # ---------------------------------------------------------------------- in the worker process
@@ -275,8 +289,7 @@ class SlowPool:
         with self._lock:
             self._in_flight -= 1
 
-    def run(self, fn: Callable, *args: Any) -> Any:
-        """Run ``fn(*args)`` on the pool and wait (from a thread)."""
+    def _submit(self, fn: Callable, args: tuple) -> Any:
         self._admit()
         try:
             future = self._pool().submit(fn, *args)
@@ -284,18 +297,32 @@ class SlowPool:
             self._done()
             raise
         future.add_done_callback(self._done)
-        return _result(future.result)
+        return future
 
-    async def run_async(self, fn: Callable, *args: Any) -> Any:
-        """Run ``fn(*args)`` on the pool and wait without holding a thread."""
-        self._admit()
+    def run(self, fn: Callable, *args: Any, answer_by: float | None = None) -> Any:
+        """Run ``fn(*args)`` on the pool and wait (from a thread), at most until ``answer_by``
+        (``time.monotonic``; ``Late`` then)."""
+        future = self._submit(fn, args)
+        if answer_by is None:
+            return _result(future.result)
         try:
-            future = self._pool().submit(fn, *args)
-        except BaseException:
-            self._done()
-            raise
-        future.add_done_callback(self._done)
-        return await _aresult(asyncio.wrap_future(future))
+            return _result(lambda: future.result(max(0.0, answer_by - time.monotonic())))
+        except concurrent.futures.TimeoutError:
+            raise Late from None
+
+    async def run_async(self, fn: Callable, *args: Any, answer_by: float | None = None) -> Any:
+        """Run ``fn(*args)`` on the pool and wait without holding a thread, at most until
+        ``answer_by`` (``time.monotonic``; ``Late`` then)."""
+        wrapped = asyncio.wrap_future(self._submit(fn, args))
+        if answer_by is None:
+            return await _aresult(wrapped)
+        try:
+            # shield: a late job runs on in its worker (it cannot be stopped there) and its
+            # slot is given back when it ends.
+            return await asyncio.wait_for(
+                _aresult(asyncio.shield(wrapped)), max(0.0, answer_by - time.monotonic()))
+        except asyncio.TimeoutError:
+            raise Late from None
 
 
 def _result(get: Callable) -> Any:

@@ -205,6 +205,29 @@ def test_slow_pool_refuses_past_its_queue() -> None:
         pool.close()
 
 
+def test_a_caller_stops_waiting_at_answer_by_and_the_slot_comes_back_later() -> None:
+    pool = SlowPool(workers=0, max_queued=0)
+    try:
+        start = time.monotonic()
+        with pytest.raises(slow.Late):
+            pool.run(time.sleep, 0.4, answer_by=start + 0.05)
+        assert time.monotonic() - start < 0.3  # answered without waiting for the job
+        from byapar_serve.errors import ServerBusy
+
+        with pytest.raises(ServerBusy):  # the late job still holds the one slot
+            pool.run(sum, [1])
+        time.sleep(0.5)
+        assert pool.run(sum, [1, 2], answer_by=time.monotonic() + 5) == 3
+        start = time.monotonic()
+        with pytest.raises(slow.Late):
+            asyncio.run(pool.run_async(time.sleep, 0.4, answer_by=start + 0.05))
+        assert time.monotonic() - start < 0.3
+        time.sleep(0.5)
+        assert asyncio.run(pool.run_async(sum, [4], answer_by=time.monotonic() + 5)) == 4
+    finally:
+        pool.close()
+
+
 def test_expert_and_analyse_through_worker_processes() -> None:
     game = game_to_dict(position())
     with TestClient(create_app(slow=SlowPool(workers=1))) as client:
