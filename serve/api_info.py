@@ -26,7 +26,7 @@ from .limits import EXPERT_BUDGET_MS
 from .roster import PERSON, Roster
 from .saves import load_game
 from .schemas import AnalyseIn, AnalyseOut, BusinessmanDecideOut, DecideIn, DecideOut, ErrorOut
-from .slow import SlowPool, analyse_job, expert_job
+from .slow import ANSWER_BY_SHARE, Late, SlowPool, analyse_job, expert_job
 from .tables import TableStore
 
 
@@ -122,6 +122,10 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         d = decide(roster.make(name), game, body.pre_roll_actions)
         return _decision(game, name, d.action, d.id, start)
 
+    def prior_decide(game, pre_roll: int, name: str, start: float) -> Response:
+        d = decide(roster.make("hard"), game, pre_roll)
+        return _decision(game, name, d.action, d.id, start, searched=False)
+
     def businessman_decide(body: DecideIn, start: float) -> Response:
         name = roster.check(body.player, "player", game="businessman")
         for field, value in (("budget_ms", body.budget_ms),
@@ -158,9 +162,14 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
             return await run_in_threadpool(fast_decide, body, name, start)
         game, data = await run_in_threadpool(checked, body.game, "decide")
         budget_ms = float(body.budget_ms if body.budget_ms is not None else EXPERT_BUDGET_MS)
-        out, _ = await slow.run_async(expert_job, data, body.pre_roll_actions, budget_ms,
-                                      arrived + budget_ms / 1000.0, None, None)
-        return _decision(game, name, action_from_json(out["action"]), out["id"], start)
+        try:
+            out, _ = await slow.run_async(
+                expert_job, data, body.pre_roll_actions, budget_ms, arrived + budget_ms / 1000.0,
+                None, None, answer_by=arrived + budget_ms / 1000.0 * ANSWER_BY_SHARE)
+        except Late:  # the worker is late (waiting for a core): the expert's prior answers
+            return await run_in_threadpool(prior_decide, game, body.pre_roll_actions, name, start)
+        return _decision(game, name, action_from_json(out["action"]), out["id"], start,
+                         searched=True)
 
     @router.post("/analyse", response_model=AnalyseOut)
     async def analyse_game(body: AnalyseIn, request: Request) -> Response:
@@ -209,11 +218,14 @@ def _playable(data: object, what: str):
     return game
 
 
-def _decision(game, name: str, action, action_id: int | None, start: float) -> Response:
+def _decision(game, name: str, action, action_id: int | None, start: float,
+              searched: bool | None = None) -> Response:
     ms = (time.perf_counter() - start) * 1000.0
     named = ACTIONS[action_id].name if action_id is not None else str(action)
-    return JSONResponse({
-        "api_version": limits.API_VERSION,
-        "action": {"id": action_id, "name": named, "text": str(action),
-                   "engine": action_to_json(action)},
-        "seat": game.current_player, "player": name, "ms": round(ms, 3)})
+    out = {"api_version": limits.API_VERSION,
+           "action": {"id": action_id, "name": named, "text": str(action),
+                      "engine": action_to_json(action)},
+           "seat": game.current_player, "player": name, "ms": round(ms, 3)}
+    if searched is not None:
+        out["searched"] = searched
+    return JSONResponse(out)

@@ -159,6 +159,9 @@ class DecideOut(BaseModel):
     seat: int
     player: str
     ms: float = Field(description="server time to load the game and decide, milliseconds")
+    searched: bool | None = Field(None, description="the expert only: false when its search "
+                                  "had not answered by its budget + 10% and its prior, the "
+                                  "hard player's move, was played instead")
 
 
 class _Out(BaseModel):

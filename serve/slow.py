@@ -248,7 +248,8 @@ class SlowPool:
         self.workers = workers
         self.max_queued = max_queued
         self._executor: Executor | None = None
-        self._lock = threading.Lock()
+        # Reentrant: shutting a pool down runs the cancelled jobs' callbacks (``_done``) at once.
+        self._lock = threading.RLock()
         self._in_flight = 0
 
     def _pool(self) -> Executor:
@@ -273,9 +274,10 @@ class SlowPool:
 
     def close(self) -> None:
         with self._lock:
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+            executor, self._executor = self._executor, None
+        # Outside the lock: cancelling the queued jobs runs their callbacks (``_done``) here.
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def _admit(self) -> None:
         with self._lock:

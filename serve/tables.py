@@ -48,7 +48,7 @@ from .limits import (
     MAX_TABLES,
 )
 from .roster import PERSON, Roster
-from .slow import SlowPool, expert_job, expert_state
+from .slow import ANSWER_BY_SHARE, Late, SlowPool, expert_job, expert_state
 
 
 def unwanted(offer: Action) -> bool:
@@ -235,9 +235,16 @@ class Table(TableBase):
         own budget); its memory of the game travels with it."""
         game = self.game
         player = self.players[game.current_player]
-        out, state = slow.run(expert_job, game_to_dict(game), self.pre_roll_actions,
-                              float(player.budget_ms or 0.0), time.monotonic() + left_s, None,
-                              expert_state(player))
+        now = time.monotonic()
+        budget_s = float(player.budget_ms or 0.0) / 1000.0
+        answer_s = min(left_s, budget_s * ANSWER_BY_SHARE) if budget_s > 0 else left_s
+        try:
+            out, state = slow.run(expert_job, game_to_dict(game), self.pre_roll_actions,
+                                  float(player.budget_ms or 0.0), now + left_s, None,
+                                  expert_state(player),
+                                  answer_by=now + answer_s)
+        except Late:  # the worker is late (waiting for a core): the expert's prior decides
+            return decide(player.learned, game, self.pre_roll_actions, self.habits)
         vars(player).update(state)
         return Decision(action_from_json(out["action"]), out["id"], out["steps"])
 

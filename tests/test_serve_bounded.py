@@ -228,6 +228,39 @@ def test_a_caller_stops_waiting_at_answer_by_and_the_slot_comes_back_later() -> 
         pool.close()
 
 
+def _after_a_second(fn, *args):
+    time.sleep(1.0)
+    return fn(*args)
+
+
+class _LatePool(SlowPool):
+    """A pool whose every job starts a second late: a worker waiting for a core."""
+
+    def _submit(self, fn, args):
+        return super()._submit(_after_a_second, (fn, *args))
+
+
+def test_a_late_expert_answers_with_its_prior_by_its_budget_and_says_so() -> None:
+    game = game_to_dict(position())
+    with TestClient(create_app(slow=_LatePool(workers=0, max_queued=8))) as client:
+        start = time.monotonic()
+        r = client.post("/v1/decide", json={"game": game, "player": "expert", "budget_ms": 50})
+        took = time.monotonic() - start
+        hard = client.post("/v1/decide", json={"game": game, "player": "hard"}).json()
+        assert r.status_code == 200 and took < 0.5
+        assert r.json()["searched"] is False and r.json()["player"] == "expert"
+        assert r.json()["action"] == hard["action"] and "searched" not in hard
+        seats = {"seed": 3, "rules": {"rounds": 5}}
+        expert = client.post("/v1/tables", json={"seats": ["expert", "easy"], **seats}).json()
+        learned = client.post("/v1/tables", json={"seats": ["hard", "easy"], **seats}).json()
+        start = time.monotonic()
+        moved = client.post(f"/v1/tables/{expert['id']}/advance", json={"max_decisions": 8})
+        assert moved.status_code == 200 and time.monotonic() - start < 3.0
+        same = client.post(f"/v1/tables/{learned['id']}/advance", json={"max_decisions": 8})
+        assert [m["text"] for m in moved.json()["moves"]] == [
+            m["text"] for m in same.json()["moves"]]
+
+
 def test_expert_and_analyse_through_worker_processes() -> None:
     game = game_to_dict(position())
     with TestClient(create_app(slow=SlowPool(workers=1))) as client:
