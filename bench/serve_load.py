@@ -326,6 +326,8 @@ def _decide_loop(base: str, positions: list[dict], stop: threading.Event,
                 continue
             out.setdefault("client", []).append(ms)
             out.setdefault("server", []).append(r.json()["ms"])
+            if r.json().get("searched") is False:  # the expert's prior answered a late search
+                out.setdefault("prior", []).append(ms)
 
 
 def _analyse_loop(base: str, positions: list[dict], stop: threading.Event,
@@ -390,6 +392,8 @@ def run_expert(base: str, budgets: list[float], clients: int, calls: int) -> dic
         out[str(int(budget))] = {**_summary(client), "clients": clients,
                                  "server": _summary(server),
                                  "errors": sum(len(r.get("errors", [])) for r in results),
+                                 "answered_by_prior": sum(len(r.get("prior", []))
+                                                          for r in results),
                                  "bar_ms": budget * 1.2}
     return out
 
@@ -570,6 +574,7 @@ def run_modes(args: argparse.Namespace) -> dict | None:
             for budget, row in e.items():
                 _print_summary(f"budget {budget} ms (bar {row['bar_ms']:.0f})", row)
                 _print_summary("  server ms", row["server"])
+                print(f"    answered by the prior (search late): {row['answered_by_prior']}")
         if args.hostile:
             result["hostile"] = h = run_hostile(base, port, args.seconds, proc.pid)
             print(f"hostile mix ({h['seconds']:.0f} s): slow bodies and headers, 8 x 2 MB "

@@ -3,6 +3,7 @@ and the stateless decision call for game sites."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from fastapi import APIRouter, Query, Request
@@ -122,9 +123,8 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         d = decide(roster.make(name), game, body.pre_roll_actions)
         return _decision(game, name, d.action, d.id, start)
 
-    def prior_decide(game, pre_roll: int, name: str, start: float) -> Response:
-        d = decide(roster.make("hard"), game, pre_roll)
-        return _decision(game, name, d.action, d.id, start, searched=False)
+    def prior_decision(game, pre_roll: int):
+        return decide(roster.make("hard"), game, pre_roll)
 
     def businessman_decide(body: DecideIn, start: float) -> Response:
         name = roster.check(body.player, "player", game="businessman")
@@ -162,12 +162,17 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
             return await run_in_threadpool(fast_decide, body, name, start)
         game, data = await run_in_threadpool(checked, body.game, "decide")
         budget_ms = float(body.budget_ms if body.budget_ms is not None else EXPERT_BUDGET_MS)
+        # The expert's prior (the hard player's move, a few ms) is worked out while the search
+        # runs, so that a late search is answered at once.
+        prior = asyncio.ensure_future(run_in_threadpool(prior_decision, game,
+                                                        body.pre_roll_actions))
         try:
             out, _ = await slow.run_async(
                 expert_job, data, body.pre_roll_actions, budget_ms, arrived + budget_ms / 1000.0,
                 None, None, answer_by=arrived + budget_ms / 1000.0 * ANSWER_BY_SHARE)
         except Late:  # the worker is late (waiting for a core): the expert's prior answers
-            return await run_in_threadpool(prior_decide, game, body.pre_roll_actions, name, start)
+            d = await prior
+            return _decision(game, name, d.action, d.id, start, searched=False)
         return _decision(game, name, action_from_json(out["action"]), out["id"], start,
                          searched=True)
 

@@ -160,7 +160,7 @@ class DecideOut(BaseModel):
     player: str
     ms: float = Field(description="server time to load the game and decide, milliseconds")
     searched: bool | None = Field(None, description="the expert only: false when its search "
-                                  "had not answered by its budget + 10% and its prior, the "
+                                  "had not answered within its budget and its prior, the "
                                   "hard player's move, was played instead")
 
 

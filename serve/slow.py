@@ -66,11 +66,11 @@ class Late(Exception):
 
 
 # When the server answers an expert decision at the latest, as a multiple of its budget from
-# the request's arrival: past it the caller stops waiting for the worker (``Late``) and plays
-# the expert's prior, the hard policy's move, in a few milliseconds. A worker that waits for a
-# core can overrun its deadline by tens of milliseconds however early its search ends; the
-# person or site waiting should not.
-ANSWER_BY_SHARE = 1.1
+# the request's arrival: then the caller stops waiting for the worker (``Late``) and plays the
+# expert's prior, the hard player's move, worked out meanwhile. A worker that waits for a core
+# can overrun its deadline by tens of milliseconds however early its search ends; the person
+# or site waiting should not.
+ANSWER_BY_SHARE = 1.0
 
 
 # ---------------------------------------------------------------------- in the worker process
