@@ -19,6 +19,7 @@ from byapar_agents.businessman import (
     make_agent,
     play_game,
 )
+from byapar_agents.businessman.expert import rent_score, score
 from test_businessman_helpers import land, new, set_hand
 
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules
@@ -242,11 +243,15 @@ def test_names_and_options() -> None:
     variant = make_agent("expert-mixed-h5@12")
     assert (variant.rollout, variant.horizon_rounds, variant.sims) == ("mixed", 5, 12)
     assert make_agent("expert-end@4").horizon_rounds is None
+    rent = make_agent("expert-h5-rent@12")
+    assert (rent.horizon_rounds, rent.value, rent.sims) == (5, "rent", 12)
+    assert make_agent("expert").value == "share"
     for bad in ("expert@0", "expert@99999", "expert-h0"):
         with pytest.raises(ExpertOptionError) as info:
             make_agent(bad)
         assert isinstance(info.value, ByaparError) and isinstance(info.value, ValueError)
-    for kwargs in ({"sims": 0}, {"budget_ms": -1}, {"horizon_rounds": 0}, {"rollout": "x"}):
+    for kwargs in ({"sims": 0}, {"budget_ms": -1}, {"horizon_rounds": 0}, {"rollout": "x"},
+                   {"value": "money"}):
         with pytest.raises(ExpertOptionError):
             ExpertBusinessmanPlayer(**kwargs)
     with pytest.raises(ValueError):
@@ -283,3 +288,14 @@ def test_rollout_variants_play_whole_games(name: str) -> None:
               on_decision=check)
     assert game.is_over and 0 in asked
     Game.from_json(game.to_json())
+
+
+def test_the_rent_score_counts_the_rent_lots_should_still_bring() -> None:
+    game = new(2)
+    game.owner[6] = 0  # seat 0 holds Bakery: the same net worth as seat 1, holding its price
+    game.cash[0] -= B.CELLS[6].price
+    assert game.net_worth(0) == game.net_worth(1)
+    assert score(game, 0) == pytest.approx(0.5)
+    assert rent_score(game, 0) > 0.5  # the rent Bakery should bring over the turns left
+    game.mortgaged[6], game.pledge_lap[6] = True, 0
+    assert rent_score(game, 0) == pytest.approx(score(game, 0))  # a pledged lot brings none

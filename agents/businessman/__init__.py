@@ -26,15 +26,17 @@ from .simple import EasyPlayer, RandomPlayer
 
 AGENT_NAMES = ("random", "easy", "medium", "hard", "expert")
 # The expert's variants: "-medium", "-hard" or "-mixed" names who plays the rollouts (medium by
-# default); "-hN" the horizon in rounds, "-end" rollouts to the game's end; "@SIMS" the
-# simulations per candidate. E.g. "expert@48", "expert-mixed-h5@12".
+# default); "-hN" the horizon in rounds, "-end" rollouts to the game's end; "-share" or "-rent"
+# how a simulation is scored at its horizon (net-worth share by default, or with the rent the
+# lots should still bring); "@SIMS" the simulations per candidate. E.g. "expert@48",
+# "expert-mixed-h5-rent@12".
 _EXPERT_NAME = re.compile(r"expert(?:-(medium|hard|mixed))?(?:-h([0-9]{1,4})|-(end))?"
-                          r"(?:@([0-9]{1,5}))?")
+                          r"(?:-(share|rent))?(?:@([0-9]{1,5}))?")
 
 
 def expert_options(name: object) -> dict | None:
-    """The options an expert name asks for (``rollout``, and ``horizon_rounds`` and ``sims``
-    when it names them), or None for a name that is not the expert's."""
+    """The options an expert name asks for (``rollout``, and ``horizon_rounds``, ``value`` and
+    ``sims`` when it names them), or None for a name that is not the expert's."""
     parts = _EXPERT_NAME.fullmatch(name) if isinstance(name, str) else None
     if parts is None:
         return None
@@ -44,7 +46,9 @@ def expert_options(name: object) -> dict | None:
     elif parts.group(3) is not None:
         options["horizon_rounds"] = None
     if parts.group(4) is not None:
-        options["sims"] = int(parts.group(4))
+        options["value"] = parts.group(4)
+    if parts.group(5) is not None:
+        options["sims"] = int(parts.group(5))
     return options
 
 

@@ -29,7 +29,9 @@ its turn again, or to the game's end (``horizon_rounds=None``, or the end comes 
 
 **The score** of a simulation is the expert seat's share of the win if the game is over (1, 1/k
 for a k-way shared win, or 0), else its share of the table's net worth (``Game.net_worth``:
-cash, lots, buildings and shares; 0 once bankrupt).
+cash, lots, buildings and shares; 0 once bankrupt). With ``value="rent"`` (``-rent``) each
+seat's net worth counts, beside, the rent its unpledged lots should still bring over the
+opponent turns left (``rent_score``).
 
 **The choice** (``agents.expert.pick``, the Byapar expert's rule): a candidate replaces the
 policy's choice only if its mean beats the policy's by more than ``EDGE_Z`` standard errors of
@@ -59,6 +61,7 @@ import numpy as np
 from byapar_checkpoints import shipped
 
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, ActionKind, Game, Phase
+from byapar_env.businessman import board as B
 from byapar_env.businessman.action_table import NUM_ACTIONS
 from byapar_env.businessman.observation import encode
 from byapar_env.engine.errors import ByaparError
@@ -66,13 +69,15 @@ from byapar_env.engine.errors import ByaparError
 from ..expert import pick
 from .base import BusinessmanPlayer
 from .learned import LearnedBusinessmanPlayer
-from .medium import MediumPlayer
+from .medium import MediumPlayer, lot_worth, opponent_turns
 
 K = ActionKind
 DEFAULT_SIMS = 24  # simulations per candidate
 DEFAULT_HORIZON_ROUNDS = 3
 DEFAULT_ROLLOUT = "medium"
 ROLLOUT_MODES = ("medium", "hard", "mixed")
+DEFAULT_VALUE = "share"
+VALUE_MODES = ("share", "rent")  # how a simulation cut at its horizon is scored
 MAX_SIMS = 10_000
 MAX_BUDGET_MS = 600_000.0  # ten minutes a decision: anything more is a typo
 MAX_HORIZON_ROUNDS = 1_000
@@ -90,11 +95,11 @@ class ExpertOptionError(ByaparError, ValueError):
 
 
 def check_options(sims: object, budget_ms: object, horizon_rounds: object,
-                  rollout: object) -> None:
+                  rollout: object, value: object = DEFAULT_VALUE) -> None:
     """``ExpertOptionError`` unless ``sims`` is a whole number from 1 to MAX_SIMS,
     ``budget_ms`` None or a number of milliseconds above 0 up to MAX_BUDGET_MS,
-    ``horizon_rounds`` None or a whole number from 1 to MAX_HORIZON_ROUNDS and ``rollout`` one
-    of ROLLOUT_MODES."""
+    ``horizon_rounds`` None or a whole number from 1 to MAX_HORIZON_ROUNDS, ``rollout`` one
+    of ROLLOUT_MODES and ``value`` one of VALUE_MODES."""
     if type(sims) is not int or not 1 <= sims <= MAX_SIMS:
         raise ExpertOptionError(f"sims must be a whole number of simulations per candidate "
                                 f"from 1 to {MAX_SIMS:,}, got {sims!r:.40}")
@@ -113,6 +118,9 @@ def check_options(sims: object, budget_ms: object, horizon_rounds: object,
     if rollout not in ROLLOUT_MODES:
         raise ExpertOptionError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                 f"got {rollout!r:.40}")
+    if value not in VALUE_MODES:
+        raise ExpertOptionError(f"value must be one of {', '.join(VALUE_MODES)}, "
+                                f"got {value!r:.40}")
 
 
 _POLICIES: dict[Path, LearnedBusinessmanPlayer] = {}
@@ -172,6 +180,31 @@ def score(game: Game, seat: int) -> float:
     return worth[seat] / total if total > 0 else 0.0
 
 
+_LOT_PRICE = tuple(c.price for c in B.CELLS)
+
+
+def rent_score(game: Game, seat: int) -> float:
+    """As ``score``, but before the end each seat's net worth counts, beside, the rent its
+    unpledged lots should still bring over the opponent turns left (the medium player's
+    ``lot_worth`` less the price)."""
+    if game.is_over:
+        return score(game, seat)
+    turns = opponent_turns(game)
+    owner = game.owner
+    worth = []
+    for s in range(game.num_players):
+        if game.bankrupt[s]:
+            worth.append(0.0)
+            continue
+        v = float(game.net_worth(s))
+        for c in B.OWNABLES:
+            if owner[c] == s and not game.mortgaged[c]:
+                v += lot_worth(game, s, c, owner, turns) - _LOT_PRICE[c]
+        worth.append(v)
+    total = sum(worth)
+    return worth[seat] / total if total > 0 else 0.0
+
+
 def compose(game: Game, seat: int, first: Action, chooser: Chooser) -> tuple[Action, ...]:
     """The steps of the proposal ``seat`` composes after starting it with ``first``, each chosen
     by ``chooser`` on a copy of ``game`` (left unchanged), to the submission or cancellation."""
@@ -194,8 +227,10 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
     def __init__(self, sims: int = DEFAULT_SIMS, budget_ms: float | None = None,
                  seed: int | None = None,
                  horizon_rounds: int | None = DEFAULT_HORIZON_ROUNDS,
-                 rollout: str = DEFAULT_ROLLOUT, checkpoint: str | Path | None = None) -> None:
-        check_options(sims, budget_ms, horizon_rounds, rollout)
+                 rollout: str = DEFAULT_ROLLOUT, checkpoint: str | Path | None = None,
+                 value: str = DEFAULT_VALUE) -> None:
+        check_options(sims, budget_ms, horizon_rounds, rollout, value)
+        self.value = value
         self.sims = sims
         self.budget_ms = budget_ms
         self.horizon_rounds = horizon_rounds
@@ -319,7 +354,8 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
                 players = [hard if i == seat or draw.random() < 0.5 else mediums[i]
                            for i in range(n)]
             for c in candidates:
-                c.scores.append(self._rollout(root, seat, c.actions, s, stop, players, mediums))
+                c.scores.append(self._rollout(root, seat, c.actions, s, stop, players, mediums,
+                                              self.value))
             played += len(candidates)
             took = clock() - began
             self._round_s = took if self._round_s == 0 else 0.8 * self._round_s + 0.2 * took
@@ -328,7 +364,7 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
     @staticmethod
     def _rollout(root: Game, seat: int, actions: tuple[Action, ...], seed: int,
                  stop: tuple[float, int], players: list[BusinessmanPlayer],
-                 mediums: list[MediumPlayer]) -> float:
+                 mediums: list[MediumPlayer], value: str = DEFAULT_VALUE) -> float:
         game = root.determinise(seat, random.Random(seed))
         for a in actions:
             if game.is_over or not game.is_legal(a):
@@ -340,9 +376,9 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
             legal = game.legal_actions()
             s = game.current_player
             game.apply(legal[0] if len(legal) == 1 else players[s].choose(game, s, legal))
-        return score(game, seat)
+        return rent_score(game, seat) if value == "rent" else score(game, seat)
 
 
-__all__ = ["DEFAULT_HORIZON_ROUNDS", "DEFAULT_ROLLOUT", "DEFAULT_SIMS", "Candidate",
-           "Evaluation", "ExpertBusinessmanPlayer", "ExpertOptionError", "ROLLOUT_MODES",
-           "check_options", "compose", "score"]
+__all__ = ["DEFAULT_HORIZON_ROUNDS", "DEFAULT_ROLLOUT", "DEFAULT_SIMS", "DEFAULT_VALUE",
+           "Candidate", "Evaluation", "ExpertBusinessmanPlayer", "ExpertOptionError",
+           "ROLLOUT_MODES", "VALUE_MODES", "check_options", "compose", "rent_score", "score"]
