@@ -31,7 +31,7 @@ from .population import is_population_name, make_population
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 # The hard player before its trade answers were guarded (agents.trade_guard): for comparisons.
-VARIANT_NAMES = ("hard-unguarded",)
+VARIANT_NAMES = ("hard-unguarded", "hard-swaps")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
@@ -106,6 +106,10 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, safe_trades=False)
+    if name == "hard-swaps":  # the hard player offering group-completing swaps (agents.swaps)
+        from .swaps import SwappingPlayer
+
+        return SwappingPlayer()
     if Path(name).is_dir():
         return LearnedPlayer(name)
     raise UnknownAgentError(
