@@ -177,9 +177,9 @@ class SeatOut(_Out):
                                                       "seats whose offers it does not get")
 
 
-class StatusOut(_Out):
-    phase: str = Field(description="PRE_ROLL, BUY, AUCTION, TRADE_ANSWER, RAISE_CASH, "
-                                   "GAME_OVER, ...")
+class _TurnOut(_Out):
+    """What both games' statuses say of the turn and the game's end."""
+
     current_player: int
     is_over: bool
     winners: list[int]
@@ -187,6 +187,11 @@ class StatusOut(_Out):
     round_limit: int
     turn_count: int
     dice: list[int]
+
+
+class StatusOut(_TurnOut):
+    phase: str = Field(description="PRE_ROLL, BUY, AUCTION, TRADE_ANSWER, RAISE_CASH, "
+                                   "GAME_OVER, ...")
     debt_owed: int
     pre_roll_actions: int
     pre_roll_cap: int
@@ -300,17 +305,10 @@ class ErrorOut(BaseModel):
 
 
 # ---------------------------------------------------------------------- Businessman
-class BusinessmanStatusOut(_Out):
+class BusinessmanStatusOut(_TurnOut):
     phase: str = Field(description="PRE_ROLL, TRADE_COMPOSE, TRADE_RESPONSE, BUY_OFFER, FORK, "
                                    "HOTEL_MENU, PICK_COLOUR, EXCHANGE_CARD, EXCHANGE_TRADE, "
                                    "RAISE_FUNDS, GAME_OVER")
-    current_player: int
-    is_over: bool
-    winners: list[int]
-    round: int
-    round_limit: int
-    turn_count: int
-    dice: list[int]
 
 
 class BusinessmanPlayerOut(_Out):
