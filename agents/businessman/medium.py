@@ -36,6 +36,7 @@ from byapar_env.businessman import BANK, Action, ActionKind, Game, Phase
 from byapar_env.businessman import actions as A
 from byapar_env.businessman import board as B
 from byapar_env.businessman.game import purchase_price, redeem_cost
+from byapar_env.driver import TRADE_STEP_CAP
 
 from .base import BusinessmanPlayer
 
@@ -406,9 +407,21 @@ class MediumPlayer(BusinessmanPlayer):
 
     @staticmethod
     def _steps(o: int, lots: list[int], offer: int) -> list[Action]:
-        steps = [A.start_trade(o)] + [A.take_lot(c) for c in lots]
-        for x in sorted(_F.trade_cash_steps, reverse=True):
-            k, offer = divmod(offer, x)
-            steps += [A.give_cash(x)] * k
-        steps.append(A.SUBMIT_TRADE)
-        return steps
+        """Start, a toggle per lot, the cash in the fewest steps, submit. Cash that would take
+        the proposal past ``TRADE_STEP_CAP`` steps (the default cap of ``businessman_v0`` and
+        ``play_game``) is rounded up to 10,000, then to 50,000, until it fits."""
+        budget = TRADE_STEP_CAP - len(lots)
+        for unit in sorted(_F.trade_cash_steps):
+            cash = _cash_steps(-(-offer // unit) * unit)
+            if len(cash) <= budget:
+                break
+        return [A.start_trade(o)] + [A.take_lot(c) for c in lots] + cash + [A.SUBMIT_TRADE]
+
+
+def _cash_steps(amount: int) -> list[Action]:
+    """``amount`` (a multiple of 1,000) given in the fewest cash steps, largest first."""
+    steps: list[Action] = []
+    for x in sorted(_F.trade_cash_steps, reverse=True):
+        k, amount = divmod(amount, x)
+        steps += [A.give_cash(x)] * k
+    return steps
