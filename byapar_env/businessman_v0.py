@@ -19,13 +19,20 @@ trade proposal is answered by the seat it is made to, and a debt raised by the d
 
 Arguments
 ---------
-``env(num_players=4, max_rounds=20, abroad_enabled=True, render_mode=None, skip_trivial=True,
-reward="outcome", dense_coef=1.0, max_decisions=20_000)``
+``env(num_players=4, max_rounds=20, abroad_enabled=True, render_mode=None,
+max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome",
+dense_coef=1.0, max_decisions=20_000)``
 
 - ``num_players`` (2 to 6), ``max_rounds`` (after the last seat's turn of this round the
   highest net worth wins; 1 to 1,000 here, so that the observation's round figures stay small:
   the engine's "0, no limit" is not offered) and ``abroad_enabled``: the engine's ``Rules``.
 - ``render_mode``: ``"ansi"`` (text) or ``"human"`` (prints the text).
+- ``max_pre_roll_actions``: a cap on the actions of one turn before its roll (see Caps below);
+  at the cap only rolling is left. 1 to 1,000; the default is Byapar's (``driver.PRE_ROLL_CAP``).
+- ``max_trade_steps``: a cap on the steps of the proposal being composed (see Caps); at the cap
+  only submitting (when the proposal holds a lot or a share) and cancelling are left. 1 to 1,000
+  (the engine's own limit of 24 steps a proposal holds as well); the default is Byapar's
+  (``driver.TRADE_STEP_CAP``).
 - ``skip_trivial``: when exactly one action is legal the environment takes it by itself, so
   agents are only asked real questions (on by default; off, every decision is asked).
 - ``reward``: ``"outcome"`` (default) or ``"net_worth_share"`` (outcome plus dense shaping).
@@ -57,12 +64,42 @@ The engine's own table, ``byapar_env.businessman.ALL_ACTIONS``: id ``i`` is
 - raising funds for a debt: ``pledge`` and ``sell a building``.
 
 The mask (``action_mask`` in the observation) marks exactly the legal ids of the agent that must
-decide (the engine's ``legal_actions()``), and is all zeros for every other agent. A masked-out
+decide: the engine's ``legal_actions()`` less what the caps below take away; it is all zeros for
+every other agent. A masked-out
 or malformed action raises ``IllegalActionError`` from ``raw_env`` and changes nothing;
 ``env()`` adds PettingZoo's usual wrappers, under which a masked-out action ends the game with
 -1 for its maker. An action is a Python ``int``, a numpy integer or a 0-d integer array from 0
 to 401 (bools, floats, strings and other shapes are refused); ``None`` only steps out a
 terminated or truncated agent.
+
+Caps
+----
+Businessman's rules let a seat manage its holdings and compose proposals before rolling for as
+long as it likes (pledging and redeeming the same lot, toggling the same lot in a proposal), so
+the environment caps both, as Byapar's does. The rule (``TurnCaps``) is the same for
+``agents.businessman.play_game``, the table loop the arena plays, so a player has the same
+choices whichever way it is seated.
+
+- The pre-roll count of a turn: the actions taken in its ``PRE_ROLL`` phase, rolling excepted.
+  Only the turn's seat decides in that phase, and only before it rolls, so what counts is its
+  pledges, redemptions, builds, building sales, uses of an exchange pass and starts of a
+  proposal. What does not count: rolling; the steps of a proposal (toggles, shares, cash) and
+  its submitting or cancelling, bounded by the proposal cap below and the engine's three
+  proposals a turn; the other seat's answer; the decisions of an exchange session a pass opens
+  (bounded by the rules: one card, four purchases a colour a session); raising funds for a
+  debt. The count starts again at 0 with every turn (the engine's ``turn_count``).
+- At ``max_pre_roll_actions`` counted actions only rolling is left in ``PRE_ROLL``. A proposal
+  started as the last counted action has only cancelling left, and then only rolling is.
+  Rolling and cancelling are always legal in those phases, so the game always goes on.
+- The proposal's steps are the engine's (``Trade.steps``): each lot toggled, each share of a
+  colour either way and each cash step either way. Starting, submitting and cancelling are not
+  steps. At ``max_trade_steps`` steps only submitting (if legal: the proposal holds a lot or a
+  share) and cancelling are left.
+
+The pre-roll count is not in the observation: Businessman's observation has no free slot for it,
+and a larger observation would no longer fit the policies already trained for this environment.
+An agent sees a proposal's steps (``trade_steps``, over the engine's 24), and the caps only
+through the mask.
 
 Observation
 -----------
@@ -101,7 +138,7 @@ when it goes bankrupt. Truncation only through ``max_decisions``.
 
 Copying
 -------
-``env.clone()`` returns an independent copy, mid-game included.
+``env.clone()`` returns an independent copy, mid-game included (the pre-roll count with it).
 """
 
 from __future__ import annotations
@@ -109,15 +146,25 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 
-from .businessman import ALL_ACTIONS, Game, IllegalActionError, Rules, RulesError
+from .businessman import (
+    ACTION_ID,
+    ALL_ACTIONS,
+    Action,
+    Game,
+    IllegalActionError,
+    Phase,
+    Rules,
+    RulesError,
+)
+from .businessman import actions as BA
 from .businessman import board as BB
-from .businessman.action_table import NUM_ACTIONS, action_to_string, legal_mask
+from .businessman.action_table import NUM_ACTIONS, action_to_string
 from .businessman.observation import (
     OBSERVATION_SIZE,
     encode,
     observation_layout,
 )
-from .driver import DECISION_CAP, NO_DECISION_CAP
+from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP
 from .engine.errors import show
 from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
 from .table_env import as_action_id as table_action_id
@@ -129,6 +176,101 @@ REWARD_MODES = ("outcome", "net_worth_share")
 MAX_ROUNDS = 1_000
 MAX_DECISIONS = NO_DECISION_CAP
 MAX_DENSE_COEF = 100.0
+MAX_STEP_CAP = 1_000  # the largest max_pre_roll_actions and max_trade_steps
+_COUNTED = (Phase.PRE_ROLL,)
+_ROLL_ONLY = (BA.ROLL,)
+_CANCEL_ONLY = (BA.CANCEL_TRADE,)
+_SUBMIT_OR_CANCEL = (BA.SUBMIT_TRADE, BA.CANCEL_TRADE)
+
+
+class TurnCaps:
+    """The per-turn caps of the module docstring ("Caps"), for one game at a time.
+
+    ``max_pre_roll_actions`` and ``max_trade_steps`` are checked as the environment's options
+    (``RulesError`` naming the bad one). State: ``pre_roll_actions``, the count of the turn
+    ``turn_stamp`` (the engine's ``turn_count``); another turn's count reads as 0. Take every
+    action of the game through ``apply`` (or call ``count`` just before ``game.apply``).
+    """
+
+    __slots__ = ("max_pre_roll_actions", "max_trade_steps", "pre_roll_actions", "turn_stamp")
+
+    def __init__(self, max_pre_roll_actions: int = PRE_ROLL_CAP,
+                 max_trade_steps: int = TRADE_STEP_CAP) -> None:
+        check_whole("max_pre_roll_actions", max_pre_roll_actions, 1, MAX_STEP_CAP)
+        check_whole("max_trade_steps", max_trade_steps, 1, MAX_STEP_CAP)
+        self.max_pre_roll_actions = max_pre_roll_actions
+        self.max_trade_steps = max_trade_steps
+        self.pre_roll_actions = 0
+        self.turn_stamp = -1
+
+    def copy(self) -> TurnCaps:
+        """An independent copy, counts included."""
+        twin = TurnCaps(self.max_pre_roll_actions, self.max_trade_steps)
+        twin.pre_roll_actions = self.pre_roll_actions
+        twin.turn_stamp = self.turn_stamp
+        return twin
+
+    def start(self, game: Game) -> None:
+        """Count from 0 in ``game``'s current turn (a new game, or one taken over mid-turn)."""
+        self.turn_stamp = game.turn_count
+        self.pre_roll_actions = 0
+
+    def count_now(self, game: Game) -> int:
+        """The actions counted toward the pre-roll cap in ``game``'s current turn."""
+        return self.pre_roll_actions if self.turn_stamp == game.turn_count else 0
+
+    def capped(self, game: Game) -> tuple[Action, ...] | None:
+        """The only legal actions a cap leaves now, or None when no cap bites (the engine's
+        legal actions stand)."""
+        phase = game.phase
+        if phase == Phase.PRE_ROLL:
+            return _ROLL_ONLY if self.count_now(game) >= self.max_pre_roll_actions else None
+        if phase == Phase.TRADE_COMPOSE and not game.is_over:
+            if self.count_now(game) >= self.max_pre_roll_actions:
+                return _CANCEL_ONLY
+            trade = game.trade
+            if trade.steps >= self.max_trade_steps:
+                return _CANCEL_ONLY if trade.is_empty() else _SUBMIT_OR_CANCEL
+        return None
+
+    def legal_actions(self, game: Game) -> list[Action]:
+        """The legal actions of ``game.current_player``: the engine's less what the caps take
+        away (a new list; empty once the game is over)."""
+        if game.is_over:
+            return []
+        only = self.capped(game)
+        return game.legal_actions() if only is None else list(only)
+
+    def legal_mask(self, game: Game) -> np.ndarray:
+        """``legal_actions`` as an int8 mask over the action ids."""
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        legal = self.legal_actions(game)
+        if legal:
+            mask[[ACTION_ID[a] for a in legal]] = 1
+        return mask
+
+    def count(self, game: Game, action: Action) -> None:
+        """Count ``action``, about to be taken in ``game`` (before ``game.apply``)."""
+        if self.turn_stamp != game.turn_count:
+            self.start(game)
+        if game.phase in _COUNTED and action != BA.ROLL:
+            self.pre_roll_actions += 1
+
+    def apply(self, game: Game, action: Action) -> None:
+        """Take ``action`` in ``game`` and count it; ``IllegalActionError``, changing nothing
+        (the count included), for an action the engine or a cap refuses."""
+        only = self.capped(game)
+        if only is not None and action not in only:
+            raise IllegalActionError(
+                f"illegal action {action} for seat {game.current_player}: a cap leaves only "
+                + ", ".join(str(a) for a in only))
+        stamp, counted = self.turn_stamp, self.pre_roll_actions
+        self.count(game, action)
+        try:
+            game.apply(action)
+        except IllegalActionError:
+            self.turn_stamp, self.pre_roll_actions = stamp, counted
+            raise
 
 
 def as_action_id(action: object) -> int:
@@ -159,7 +301,8 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 
     def __init__(self, num_players: int = BB.FIGURES.default_num_players,
                  max_rounds: int = BB.FIGURES.default_max_rounds, abroad_enabled: bool = True,
-                 render_mode: str | None = None, skip_trivial: bool = True,
+                 render_mode: str | None = None, max_pre_roll_actions: int = PRE_ROLL_CAP,
+                 max_trade_steps: int = TRADE_STEP_CAP, skip_trivial: bool = True,
                  reward: str = "outcome", dense_coef: float = 1.0,
                  max_decisions: int = DECISION_CAP) -> None:
         super().__init__()
@@ -169,6 +312,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             raise RulesError(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS:,} in "
                              f"this environment, got {show(max_rounds)}")
         check_render_mode(render_mode, self.metadata["render_modes"])
+        self.caps = TurnCaps(max_pre_roll_actions, max_trade_steps)
         check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
         if not isinstance(skip_trivial, bool):
             raise RulesError(f"skip_trivial must be True or False, got {show(skip_trivial)}")
@@ -177,7 +321,9 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         dense_coef = check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
         self._kwargs = dict(num_players=num_players, max_rounds=max_rounds,
                             abroad_enabled=abroad_enabled, render_mode=render_mode,
-                            skip_trivial=skip_trivial, reward=reward,
+                            max_pre_roll_actions=max_pre_roll_actions,
+                            max_trade_steps=max_trade_steps, skip_trivial=skip_trivial,
+                            reward=reward,
                             dense_coef=float(dense_coef), max_decisions=max_decisions)
         self.render_mode = render_mode
         self.skip_trivial = skip_trivial
@@ -197,6 +343,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         game_seed = self._game_seed(seed)  # checked before anything changes
         self.game = Game(self.rules, seed=game_seed)
+        self.caps.start(self.game)
         self.decisions = 0
         self._mask = None
         self._open_books()
@@ -208,10 +355,21 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._deads_step_first()
 
     # ------------------------------------------------------------------ observing
+    @property
+    def pre_roll_actions(self) -> int:
+        """The actions counted toward the pre-roll cap in the current turn."""
+        return self.caps.count_now(self.game) if self.game is not None else 0
+
+    def legal_engine_actions(self) -> list[Action]:
+        """The legal engine actions of the seat that must decide, caps applied (what the mask
+        marks; a new list, empty once the game is over)."""
+        return self.caps.legal_actions(self.game)
+
     def _legal_mask(self) -> np.ndarray:
         game = self.game
-        if self._mask is None or self._mask[0] != game.version:
-            self._mask = (game.version, legal_mask(game))
+        key = (game.version, self.caps.count_now(game))
+        if self._mask is None or self._mask[0] != key:
+            self._mask = (key, self.caps.legal_mask(game))
         return self._mask[1]
 
     def legal_action_ids(self) -> list[int]:
@@ -248,7 +406,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
                 action, agent, self.legal_action_ids(), action_to_string))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game.apply(ALL_ACTIONS[action])
+        self.caps.apply(self.game, ALL_ACTIONS[action])
         self.decisions += 1
         self._auto_play()
         if not self.game.is_over:
@@ -260,15 +418,16 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self.render()
 
     def _auto_play(self) -> None:
-        """Take every decision with a single legal action (only with ``skip_trivial``)."""
+        """Take every decision with a single legal action, caps applied (only with
+        ``skip_trivial``)."""
         if not self.skip_trivial:
             return
-        game = self.game
+        game, caps = self.game, self.caps
         while not game.is_over and self.decisions < self.max_decisions:
-            legal = game.legal_actions()
+            legal = caps.legal_actions(game)
             if len(legal) != 1:
                 return
-            game.apply(legal[0])
+            caps.apply(game, legal[0])
             self.decisions += 1
 
     # ------------------------------------------------------------------ rewards and endings
@@ -290,6 +449,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         if self.game is None:
             return copy
         copy.game = self.game.clone()
+        copy.caps = self.caps.copy()
         copy.decisions = self.decisions
         copy.agents = list(self.agents)
         copy.agent_selection = self.agent_selection
@@ -322,8 +482,8 @@ def render_text(game: Game) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ENV_NAME", "REGISTERED_ID", "action_to_string", "as_action_id", "as_seed", "env",
-           "observation_layout", "raw_env", "render_text"]
+__all__ = ["ENV_NAME", "MAX_STEP_CAP", "REGISTERED_ID", "TurnCaps", "action_to_string",
+           "as_action_id", "as_seed", "env", "observation_layout", "raw_env", "render_text"]
 
 
 def _register() -> None:

@@ -52,7 +52,10 @@ def test_registered_and_spaces() -> None:
 
 
 def test_the_mask_is_the_engines_legal_actions_for_the_deciding_agent_only() -> None:
-    env = businessman_v0.raw_env(num_players=4, skip_trivial=False)
+    # Caps that never bite here (the engine's own 24 proposal steps, 1,000 pre-roll actions);
+    # tests/test_businessman_caps.py checks what the default caps take away.
+    env = businessman_v0.raw_env(num_players=4, skip_trivial=False, max_pre_roll_actions=1_000,
+                                 max_trade_steps=24)
     env.reset(seed=3)
     rng = random.Random(3)
     for _ in range(400):

@@ -4,15 +4,18 @@ The checkpoint is the Byapar hard player's form (``agents/network.py``: ``weight
 ``meta.json``, numpy alone) in the format ``businessman-policy``, made for Businessman's
 observation (``byapar_env.businessman.observation``), action table and board; anything else is
 refused with ``CheckpointError``. It reads only its seat's view (``Game.view``: its own Exchange
-hand, never another's) and plays the most likely legal action.
+hand, never another's) and plays the most likely of the legal actions it is given (the caps of
+``businessman_v0`` applied by whoever seats it: ``play_game`` or the environment's mask).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from byapar_env.businessman import ALL_ACTIONS, Action, Game
-from byapar_env.businessman.action_table import legal_mask
+import numpy as np
+
+from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, Game
+from byapar_env.businessman.action_table import NUM_ACTIONS
 from byapar_env.businessman.observation import encode
 
 from ..network import NumpyPolicy, load_checkpoint
@@ -34,7 +37,10 @@ class LearnedBusinessmanPlayer(BusinessmanPlayer):
         return self.policy
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        return ALL_ACTIONS[self.policy.act(encode(game.view(seat)), legal_mask(game))]
+        """The most likely of ``legal`` (masked to exactly those actions)."""
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[[ACTION_ID[a] for a in legal]] = 1
+        return ALL_ACTIONS[self.policy.act(encode(game.view(seat)), mask)]
 
     def act(self, env, seat: int) -> int:
         view = env.observe(env.possible_agents[seat])
