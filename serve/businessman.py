@@ -10,7 +10,10 @@ contrast, is the whole game (every hand): it is the table's file, for its owner 
 
 Every action of Businessman has an id (``ALL_ACTIONS``: trades are composed step by step), so a
 person's action is an id or its name. Computer seats play with ``choose(game, seat, legal)``;
-a decision with one legal action is taken without asking, as in the environment.
+a decision with one legal action is taken without asking, as in the environment. The
+environment's per-turn caps (``businessman_v0.TurnCaps``) hold at a table for every seat, the
+person's included: past them only rolling (or submitting and cancelling a proposal) is legal.
+A decide call on a saved game knows no count of the turn's actions: only the step cap applies.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from byapar_env.businessman import board as BB
 from byapar_env.businessman.game import purchase_price
 from byapar_env.businessman.rules import DEFAULT_MAX_ROUNDS
 from byapar_env.businessman.state import FORMAT as GAME_FORMAT
+from byapar_env.businessman_v0 import TurnCaps
 
 from .errors import BadSavedGame, Conflict, IllegalAction, InvalidInput
 from .limits import ADVANCE_BUDGET_S, API_VERSION, MAX_ROUNDS
@@ -114,6 +118,10 @@ class BusinessmanTable(TableBase):
         self.game: Game = game
         self.players = [None if name == PERSON else roster.make_businessman(name, seed + s)
                         for s, name in enumerate(seats)]
+        # The environment's per-turn caps (businessman_v0.TurnCaps), for every seat: a person
+        # gets the choices a computer would. The count starts again at a table's creation.
+        self.caps = TurnCaps()
+        self.caps.start(game)
 
     def person_seats(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p is None]
@@ -134,7 +142,7 @@ class BusinessmanTable(TableBase):
 
     def apply(self, action: Action) -> None:
         """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
-        self.game.apply(action)
+        self.caps.apply(self.game, action)
         self.version += 1
 
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
@@ -147,7 +155,7 @@ class BusinessmanTable(TableBase):
         while (len(moves) < max_decisions and self.to_move() == "computer"
                and clock() - start < budget_s):
             seat = game.current_player
-            legal = game.legal_actions()
+            legal = self.caps.legal_actions(game)
             action = legal[0] if len(legal) == 1 else self.players[seat].choose(game, seat, legal)
             if action not in legal:  # a player bug: never stall the table
                 action = legal[0]
@@ -172,11 +180,11 @@ def _kind(action: Action) -> str:
     return ActionKind(action.kind).name.lower()
 
 
-def legal_entries(game: Game) -> list[dict]:
-    """Every legal action now, by id: id, name and kind."""
+def legal_entries(game: Game, caps: TurnCaps | None = None) -> list[dict]:
+    """Every legal action now (less what ``caps`` take away), by id: id, name and kind."""
     if game.is_over:
         return []
-    ids = sorted(ACTION_ID[a] for a in game.legal_actions())
+    ids = sorted(ACTION_ID[a] for a in (caps or TurnCaps()).legal_actions(game))
     return [{"id": i, "name": str(ALL_ACTIONS[i]), "kind": _kind(ALL_ACTIONS[i])} for i in ids]
 
 
@@ -221,7 +229,7 @@ def table_state(table: BusinessmanTable, viewer: int | None,
                      "hand_size": len(game.hands[s]), "lots": game.lots_of(s)}
                     for s in range(game.num_players)],
         "hand": None if view["hand"] is None else hand_cards(view["hand"]),
-        "legal": legal_entries(game) if deciding else [],
+        "legal": legal_entries(game, table.caps) if deciding else [],
         "view": view,
         "log": list(game.log),
     }
@@ -246,22 +254,22 @@ def board_view() -> dict:
 
 
 # ---------------------------------------------------------------------- actions
-def _short(game: Game) -> list[dict]:
-    return [{"id": e["id"], "name": e["name"]} for e in legal_entries(game)]
+def _short(game: Game, caps: TurnCaps) -> list[dict]:
+    return [{"id": e["id"], "name": e["name"]} for e in legal_entries(game, caps)]
 
 
-def _refuse(game: Game, field: str, why: str) -> IllegalAction:
+def _refuse(game: Game, caps: TurnCaps, field: str, why: str) -> IllegalAction:
     return IllegalAction(f"{why}; the legal actions are listed in 'allowed'", field=field,
-                         allowed=_short(game))
+                         allowed=_short(game, caps))
 
 
 def _normal(text: str) -> str:
     return " ".join(text.lower().replace(",", "").split())
 
 
-def resolve(request: dict, game: Game) -> Action:
+def resolve(request: dict, game: Game, caps: TurnCaps) -> Action:
     """The engine action an apply request names: exactly one of ``id`` or ``name`` (every
-    Businessman action has an id; there is no engine form)."""
+    Businessman action has an id; there is no engine form), legal under ``caps``."""
     given = [k for k in ("id", "name", "engine") if request.get(k) is not None]
     if len(given) != 1 or given[0] == "engine":
         raise InvalidInput("give exactly one of id (an action id) or name (an action's name); "
@@ -269,7 +277,7 @@ def resolve(request: dict, game: Game) -> Action:
                            field="action", allowed=["id", "name"])
     how = given[0]
     value = request[how]
-    legal = game.legal_actions()
+    legal = caps.legal_actions(game)
     if how == "id":
         if type(value) is not int or not 0 <= value < NUM_ACTIONS:
             raise InvalidInput(f"id must be a Businessman action id from 0 to {NUM_ACTIONS - 1}",
@@ -277,7 +285,7 @@ def resolve(request: dict, game: Game) -> Action:
         action = ALL_ACTIONS[value]
         if action in legal:
             return action
-        raise _refuse(game, "id", f"action {value} ({action}) is not legal now")
+        raise _refuse(game, caps, "id", f"action {value} ({action}) is not legal now")
     if not isinstance(value, str) or len(value) > 200:
         raise InvalidInput("name must be an action's name of at most 200 characters",
                            field="name")
@@ -285,7 +293,7 @@ def resolve(request: dict, game: Game) -> Action:
     for action in legal:
         if _normal(str(action)) == wanted:
             return action
-    raise _refuse(game, "name", f"no legal action is called {value!r}")
+    raise _refuse(game, caps, "name", f"no legal action is called {value!r}")
 
 
 def apply_request(table: BusinessmanTable, request: dict) -> None:
@@ -300,7 +308,7 @@ def apply_request(table: BusinessmanTable, request: dict) -> None:
     if table.players[seat] is not None:
         raise Conflict(f"seat {seat} is played by the computer ({table.seats[seat]}); "
                        "POST /v1/tables/ID/advance lets it move", field="seat")
-    action = resolve(request, game)
+    action = resolve(request, game, table.caps)
     try:
         table.apply(action)
     except IllegalActionError as exc:  # the engine's last word; nothing changed
@@ -333,7 +341,8 @@ def decide(roster: Roster, data: object, name: str, start: float) -> dict:
     if game.is_over:
         raise Conflict("the game is over: there is nothing to decide", field="game")
     seat = game.current_player
-    legal = game.legal_actions()
+    # A saved game carries no count of the turn's actions: only the trade-step cap applies.
+    legal = TurnCaps().legal_actions(game)
     player = roster.make_businessman(name, 0)
     action = legal[0] if len(legal) == 1 else player.choose(game, seat, legal)
     if action not in legal:

@@ -419,3 +419,29 @@ def test_no_body_gets_a_500(client: TestClient) -> None:
         for path in (f"{url}/actions", f"{url}/advance", "/v1/tables", "/v1/decide"):
             r = client.post(path, json=body)
             assert r.status_code < 500, (path, body, r.text)
+
+
+def test_the_environments_per_turn_caps_hold_at_a_table(client: TestClient) -> None:
+    from byapar_env.businessman import ACTION_ID
+    from byapar_env.businessman import actions as BA
+    from byapar_env.driver import PRE_ROLL_CAP
+
+    game = Game(Rules(num_players=2), seed=0)
+    assert game.phase == Phase.PRE_ROLL and game.current_player == 0
+    lot = BB.LOTS[0]
+    game.owner[lot] = 0
+    r = client.post("/v1/tables", json={"game": saved(game), "seats": ["person", "medium"]})
+    assert r.status_code == 201, r.text
+    state = r.json()
+    url = f"/v1/tables/{state['id']}/actions"
+    for k in range(PRE_ROLL_CAP):  # pledge and redeem the lot, the person's turn throughout
+        action = BA.redeem(lot) if k % 2 else BA.mortgage(lot)
+        assert ACTION_ID[action] in [e["id"] for e in state["legal"]]
+        state = client.post(url, json={"id": ACTION_ID[action]}).json()
+        assert state["version"] == k + 1
+    roll = [{"id": ACTION_ID[BA.ROLL], "name": str(BA.ROLL)}]
+    assert [{"id": e["id"], "name": e["name"]} for e in state["legal"]] == roll
+    r = client.post(url, json={"id": ACTION_ID[BA.mortgage(lot)]})
+    assert r.status_code == 422 and r.json()["allowed"] == roll
+    assert client.get(f"/v1/tables/{state['id']}").json()["version"] == PRE_ROLL_CAP
+    assert client.post(url, json={"id": ACTION_ID[BA.ROLL]}).status_code == 200
