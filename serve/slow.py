@@ -23,6 +23,10 @@ worker counts against it:
   end until the deadline, checked at every decision of a rollout; a rollout cut short is not
   counted (``rollouts`` in the answer says how many finished).
 
+A caller may also stop waiting at ``answer_by`` (``Late``): the expert's decide answers by its
+budget with the expert's prior (the hard player's move) when the worker is late; the late job
+runs to its own deadline and keeps its slot until then.
+
 ``workers=0`` runs the jobs on a thread of this process instead (tests, and machines where a
 process pool is unwanted): the same deadlines, without the isolation.
 """
