@@ -354,6 +354,11 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._accumulate_rewards()
         self._deads_step_first()
 
+    def game_changed(self) -> None:
+        """Forget what was derived from the game: call it after changing ``self.game`` by hand
+        (tests that set up a position do), since the mask is kept per game version."""
+        self._mask = None
+
     # ------------------------------------------------------------------ observing
     @property
     def pre_roll_actions(self) -> int:

@@ -43,7 +43,7 @@ def _env(players: int = 2, **options) -> businessman_v0.raw_env:
     give(game, 0, LOT)
     give(game, 1, OTHER)
     game.cash[0] = 250_000
-    env._mask = None  # the position was set by hand, after reset
+    env.game_changed()  # the position was set by hand, after reset
     return env
 
 
@@ -94,7 +94,7 @@ def test_with_skip_trivial_the_environment_rolls_at_the_cap() -> None:
     env = businessman_v0.raw_env(num_players=2, max_pre_roll_actions=4)
     env.reset(seed=0)
     give(env.game, 0, LOT)
-    env._mask = None
+    env.game_changed()
     _pledge_and_redeem(env, 4)
     assert "seat 0 rolls" in " ".join(env.game.log)
     assert env.game.turn == 1 or env.game.phase != Phase.PRE_ROLL
