@@ -529,26 +529,33 @@ function die(v) {
   return d;
 }
 
+// A player's card in either game's list: its swatch, its name and kind, and its cash.
+function playerCard(st, p, id, cash) {
+  const card = el("div", "player");
+  card.id = id;
+  if (p.seat === st.status.current_player) card.classList.add("current");
+  if (p.bankrupt) card.classList.add("out");
+  const sw = el("span", "swatch");
+  sw.style.background = seatColour(p.seat);
+  const name = el("div", "pname", `${seatLabel(p.seat, st)} `);
+  name.appendChild(el("span", "kind", `(${seatKind(p.seat, st)})`));
+  const money = el("div", "money", p.bankrupt ? "bankrupt" : cash);
+  money.classList.add("cash");
+  card.append(sw, name, money);
+  return card;
+}
+
 function renderPlayers(st) {
   const box = $("players");
   box.replaceChildren();
   for (const p of st.players) {
-    const card = el("div", "player");
-    card.id = `player-${p.seat}`;
-    if (p.seat === st.status.current_player) card.classList.add("current");
-    if (p.bankrupt) card.classList.add("out");
-    const sw = el("span", "swatch");
-    sw.style.background = seatColour(p.seat);
-    const name = el("div", "pname", `${seatLabel(p.seat, st)} `);
-    name.appendChild(el("span", "kind", `(${seatKind(p.seat, st)})`));
-    const money = el("div", "money", p.bankrupt ? "bankrupt" : rs(p.cash));
-    money.classList.add("cash");
+    const card = playerCard(st, p, `player-${p.seat}`, rs(p.cash));
     const extras = [`net worth ${rs(p.net_worth)}`, `${p.places.length} place${p.places.length === 1 ? "" : "s"}`];
     if (p.in_jail) extras.push("in jail");
     if (p.bail_cards) extras.push(`${p.bail_cards} bail card${p.bail_cards > 1 ? "s" : ""}`);
     const worth = el("div", "worth", extras.join(" · "));
     worth.classList.add("net-worth");
-    card.append(sw, name, money, worth);
+    card.append(worth);
     if (!st.seats[p.seat].person && st.seats.some((x) => x.person) && !p.bankrupt) {
       const muted = isMuted(st, p.seat);
       const m = button(muted ? "Allow trade offers" : "Mute trade offers",

@@ -256,22 +256,13 @@ const BM = {
     const box = $("bm-players");
     box.replaceChildren();
     for (const p of st.players) {
-      const card = el("div", "player");
-      card.id = `bm-player-${p.seat}`;
-      if (p.seat === st.status.current_player) card.classList.add("current");
-      if (p.bankrupt) card.classList.add("out");
-      const sw = el("span", "swatch");
-      sw.style.background = seatColour(p.seat);
-      const name = el("div", "pname", `${seatLabel(p.seat, st)} `);
-      name.appendChild(el("span", "kind", `(${seatKind(p.seat, st)})`));
-      const money = el("div", "money", p.bankrupt ? "bankrupt" : cr(p.cash));
-      money.classList.add("cash");
+      const card = playerCard(st, p, `bm-player-${p.seat}`, cr(p.cash));
       const shares = p.shares.map((x, c) => `${BM.board.colours[c][0]}${x}`).join(" ");
       const extras = [`net worth ${cr(p.net_worth)}`, `on ${BM.cellName(p.position)}`,
         `shares ${shares}`, `${p.lots.length} lot${p.lots.length === 1 ? "" : "s"}`,
         `${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`];
       if (p.passes.length) extras.push(`${p.passes.length} pass${p.passes.length > 1 ? "es" : ""}`);
-      card.append(sw, name, money, el("div", "worth", extras.join(" · ")));
+      card.append(el("div", "worth", extras.join(" · ")));
       box.appendChild(card);
     }
   },
