@@ -2,44 +2,19 @@
 ends, raises nothing, conserves money, passes the whole-game check at its end, and saves to
 JSON and back exactly at one random point and at its end.
 
-The long run of the same checks (up to a million games) is a script outside the test suite;
-this is its seeded sample.
+The long run of the same checks (a million games) is ``bench.businessman_random_games``; this
+is its seeded sample, and its resumable shards are checked below.
 """
 
 from __future__ import annotations
 
-import random
+import json
 
 import pytest
 
-from byapar_env.businessman import Game, Rules
-from byapar_env.businessman import board as B
-from byapar_env.businessman.state import check_whole
+from bench.businessman_random_games import play_checked, players_for, run_shard, shard_range
 
 GAMES_PER_SIZE = 400
-MAX_DECISIONS = 100_000  # a random game takes about 1,600 decisions at 4 players
-_START = B.FIGURES.starting_cash
-
-
-def play_checked(players: int, seed: int) -> int:
-    """One random game with its checks; the decisions it took."""
-    game = Game(Rules(num_players=players), seed=seed)
-    rng = random.Random(seed)
-    save_at = rng.randrange(1, 400)
-    decisions = 0
-    while not game.is_over:
-        game.apply(rng.choice(game.legal_actions()))
-        decisions += 1
-        if decisions == save_at:
-            text = game.to_json()
-            assert Game.from_json(text).to_json() == text, (players, seed, decisions)
-        assert decisions < MAX_DECISIONS, f"game {players}/{seed} did not end"
-    assert sum(game.cash) == players * _START + game.bank_paid - game.bank_received
-    assert min(game.cash) >= 0 and game.winners
-    check_whole(game)
-    text = game.to_json()
-    assert Game.from_json(text).to_json() == text
-    return decisions
 
 
 @pytest.mark.parametrize("players", range(2, 7))
@@ -48,3 +23,22 @@ def test_hundreds_of_seeded_random_games_per_table_size(players: int) -> None:
     for seed in range(10_000, 10_000 + GAMES_PER_SIZE):
         total += play_checked(players, seed)
     assert total > GAMES_PER_SIZE * 100  # real games, not ones that stopped at once
+
+
+def test_the_long_run_resumes_where_it_stopped_and_splits_seeds_evenly(tmp_path) -> None:
+    assert [players_for(s) for s in range(7)] == [2, 3, 4, 5, 6, 2, 3]
+    assert list(shard_range(10, 0, 3)) == [0, 1, 2]
+    assert list(shard_range(10, 2, 3)) == [6, 7, 8, 9]
+    first = run_shard(tmp_path, 12, 1, 2, save_every=2, log=lambda _: None)
+    assert (first["first"], first["end"], first["next"], first["games"]) == (6, 12, 12, 6)
+    assert first["failures"] == [] and first["decisions"] > 6 * 100
+    saved = json.loads((tmp_path / "shard-1-of-2.json").read_text())
+    assert saved["decisions"] == first["decisions"]
+    # Stopped after three games: the next run plays only the other three.
+    saved.update(next=9, games=3, decisions=0)
+    (tmp_path / "shard-1-of-2.json").write_text(json.dumps(saved))
+    again = run_shard(tmp_path, 12, 1, 2, save_every=2, log=lambda _: None)
+    assert again["games"] == 6 and again["next"] == 12
+    assert again["decisions"] == sum(play_checked(players_for(s), s) for s in (9, 10, 11))
+    with pytest.raises(SystemExit, match="use the --games it was started with"):
+        run_shard(tmp_path, 14, 1, 2, log=lambda _: None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from ..engine.errors import IllegalActionError, show
+from ..engine.members import member_lookup
 from ..engine.table import TableGame
 from . import actions as A
 from . import board as B
@@ -35,7 +36,8 @@ from .state import (
     Trade,
 )
 
-K = ActionKind
+K = member_lookup(ActionKind)  # the same members, looked up faster
+_P = member_lookup(Phase)
 _F = B.FIGURES
 _CELLS = B.CELLS
 _KIND = tuple(c.kind for c in _CELLS)
@@ -154,7 +156,7 @@ class Game(TableGame):
         self.turn_count = 1
         self.dice = (0, 0)
         self.trades_made = 0
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = 0
         self.tasks: list[tuple[int, ...]] = []
         self.pending_cell = -1
@@ -237,7 +239,7 @@ class Game(TableGame):
         """Every legal action of ``current_player`` now; never empty while the game is on."""
         ph = self.phase
         p = self.current_player
-        if ph == Phase.PRE_ROLL:
+        if ph == _P.PRE_ROLL:
             acts = [A.ROLL]
             self._cell_actions(p, True, acts, _OWNABLES)
             if self.passes[p]:
@@ -248,33 +250,33 @@ class Game(TableGame):
                     if s != p and not bankrupt[s]:
                         acts.append(A._START_TRADE[s])
             return acts
-        if ph == Phase.BUY_OFFER:
+        if ph == _P.BUY_OFFER:
             c = self.pending_cell
             if self.cash[p] >= _PRICE[c]:
                 return [A._BUY[c], A._DECLINE[c]]
             return [A._DECLINE[c]]
-        if ph == Phase.EXCHANGE_TRADE:
+        if ph == _P.EXCHANGE_TRADE:
             return self._session_actions(p)
-        if ph == Phase.FORK:
+        if ph == _P.FORK:
             f = self.fork
             if self._fork_allowed(p, f):
                 return [A._YES[f], A._NO[f]]
             return [A._NO[f]]
-        if ph == Phase.PICK_COLOUR:
+        if ph == _P.PICK_COLOUR:
             supply = self.supply
             return [A._PICK[c] for c in _COLOURS if supply[c]]
-        if ph == Phase.EXCHANGE_CARD:
+        if ph == _P.EXCHANGE_CARD:
             return self._card_actions(p)
-        if ph == Phase.HOTEL_MENU:
+        if ph == _P.HOTEL_MENU:
             opts = A._HOTEL_OPTIONS
             return list(opts) if self.rules.abroad_enabled else list(opts[1:])
-        if ph == Phase.RAISE_FUNDS:
+        if ph == _P.RAISE_FUNDS:
             acts: list[Action] = []
             self._cell_actions(p, False, acts, _OWNABLES)
             return acts
-        if ph == Phase.TRADE_COMPOSE:
+        if ph == _P.TRADE_COMPOSE:
             return self._compose_actions(p)
-        if ph == Phase.TRADE_RESPONSE:
+        if ph == _P.TRADE_RESPONSE:
             if self._trade_error() is None:
                 return [A.ACCEPT_TRADE, A.REJECT_TRADE]
             return [A.REJECT_TRADE]
@@ -439,7 +441,7 @@ class Game(TableGame):
         return None
 
     def _illegal_reason(self, action: object) -> str | None:
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _P.GAME_OVER:
             return "the game is over"
         bad = A.field_error(action)
         if bad is not None:
@@ -454,8 +456,8 @@ class Game(TableGame):
         k, arg, colour, down = a
         ph = self.phase
         p = self.current_player
-        if ph == Phase.PRE_ROLL or ph == Phase.RAISE_FUNDS:
-            pre = ph == Phase.PRE_ROLL
+        if ph == _P.PRE_ROLL or ph == _P.RAISE_FUNDS:
+            pre = ph == _P.PRE_ROLL
             if k in _PRE_ROLL_CELL_KINDS:
                 if not pre and k != K.MORTGAGE and k != K.SELL_BUILDING:
                     return False
@@ -472,7 +474,7 @@ class Game(TableGame):
                 return (self.trades_made < _F.max_trades_per_turn and arg < self.num_players
                         and arg != p and not self.bankrupt[arg])
             return False
-        if ph == Phase.TRADE_COMPOSE:
+        if ph == _P.TRADE_COMPOSE:
             t = self.trade
             if k == K.CANCEL_TRADE:
                 return True
@@ -494,7 +496,7 @@ class Game(TableGame):
             if k == K.TRADE_TAKE_CASH:
                 return arg - t.cash <= self.cash[s]
             return False
-        if ph == Phase.EXCHANGE_TRADE:
+        if ph == _P.EXCHANGE_TRADE:
             if k == K.END_SESSION:
                 return True
             if k == K.BUY_SHARE:
@@ -504,7 +506,7 @@ class Game(TableGame):
             if k == K.SELL_SHARE:
                 return self.shares[p][colour] > 0
             return False
-        if ph == Phase.EXCHANGE_CARD:
+        if ph == _P.EXCHANGE_CARD:
             if k == K.SKIP_CARD:
                 return True
             if k != K.PLAY_CARD:
@@ -634,16 +636,16 @@ class Game(TableGame):
         elif k == K.START_TRADE:
             self.trades_made += 1
             self.trade = Trade(arg)
-            self.phase = Phase.TRADE_COMPOSE
+            self.phase = _P.TRADE_COMPOSE
             log.append(f"seat {p} starts a trade proposal to seat {arg}")
         elif k == K.SUBMIT_TRADE:
             t = self.trade
-            self.phase = Phase.TRADE_RESPONSE
+            self.phase = _P.TRADE_RESPONSE
             self.current_player = t.target
             log.append(f"seat {p} proposes to seat {t.target}: {self.trade_text(t)}")
         elif k == K.CANCEL_TRADE:
             self.trade = None
-            self.phase = Phase.PRE_ROLL
+            self.phase = _P.PRE_ROLL
             log.append(f"seat {p} cancels the proposal")
         elif k == K.ACCEPT_TRADE or k == K.REJECT_TRADE:
             self._answer_trade(k == K.ACCEPT_TRADE)
@@ -667,25 +669,25 @@ class Game(TableGame):
             c = t[1]
             if self.owner[c] == BANK and not self.bankrupt[self.turn]:
                 self.pending_cell = c
-                self.phase = Phase.BUY_OFFER
+                self.phase = _P.BUY_OFFER
                 self.current_player = self.turn
                 return True
         elif code == T_SESSION:
             self.session_bought = [0] * B.NUM_COLOURS
             self.current_player = self.turn
             if self.hands[self.turn]:
-                self.phase = Phase.EXCHANGE_CARD
+                self.phase = _P.EXCHANGE_CARD
             else:
-                self.phase = Phase.EXCHANGE_TRADE
+                self.phase = _P.EXCHANGE_TRADE
             return True
         elif code == T_SESSION_TRADE:
-            self.phase = Phase.EXCHANGE_TRADE
+            self.phase = _P.EXCHANGE_TRADE
             self.current_player = self.turn
             return True
         elif code == T_PICK:
             if any(self.supply):
                 self.picks_left = t[1]
-                self.phase = Phase.PICK_COLOUR
+                self.phase = _P.PICK_COLOUR
                 self.current_player = self.turn
                 return True
             self.log.append(f"the bank has no shares left: {t[1]} lost")
@@ -697,8 +699,8 @@ class Game(TableGame):
         return False
 
     def _stack_done(self) -> None:
-        if self.phase != Phase.GAME_OVER:
-            self.phase = Phase.PRE_ROLL
+        if self.phase != _P.GAME_OVER:
+            self.phase = _P.PRE_ROLL
             self.current_player = self.turn
 
     def _place(self, p: int, track: int, cell: int) -> None:
@@ -754,7 +756,7 @@ class Game(TableGame):
 
     def _ask_fork(self, p: int, fork: int) -> bool:
         self.fork = fork
-        self.phase = Phase.FORK
+        self.phase = _P.FORK
         self.current_player = p
         return True
 
@@ -808,7 +810,7 @@ class Game(TableGame):
         elif kind == B.BROKER:
             return self._ask_fork(p, B.FORK_BROKER)
         elif kind == B.HOTEL:
-            self.phase = Phase.HOTEL_MENU
+            self.phase = _P.HOTEL_MENU
             self.current_player = p
             return True
         elif kind == B.M_SHARES:
@@ -1068,7 +1070,7 @@ class Game(TableGame):
         else:
             self.log.append(f"seat {s} rejects the trade")
         self.trade = None
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = p
 
     # ------------------------------------------------------------------ debts and bankruptcy
@@ -1113,7 +1115,7 @@ class Game(TableGame):
         self.turn = nxt
         self.turn_count += 1
         self.trades_made = 0
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = nxt
 
     # ------------------------------------------------------------------ what a seat may know
