@@ -12,6 +12,7 @@ from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
 from .errors import IllegalActionError, show
+from .members import member_lookup
 from .rules import Rules
 from .state import (
     BANK,
@@ -26,7 +27,8 @@ from .state import (
 )
 from .table import TableGame
 
-K = ActionKind
+K = member_lookup(ActionKind)  # the same members, looked up faster
+_P = member_lookup(Phase)
 # Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
 # (and covered by the board hash); the names below bind them once for the hot paths.
 _F = B.RULES_FIGURES
@@ -141,7 +143,7 @@ class Game(TableGame):
         self.roll_again = False
         self.dice = (0, 0)
         self.offers_made = 0
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = 0
         self.tasks: list[tuple[int, ...]] = []
         self.pending_square = -1
@@ -223,7 +225,7 @@ class Game(TableGame):
         """
         ph = self.phase
         p = self.current_player
-        if ph == Phase.PRE_ROLL:
+        if ph == _P.PRE_ROLL:
             acts = [A.ROLL]
             if self.in_jail[p]:
                 if self.cash[p] >= B.JAIL_FINE:
@@ -232,16 +234,16 @@ class Game(TableGame):
                     acts.append(A.USE_BAIL_CARD)
             self._property_actions(p, True, acts)
             return acts
-        if ph == Phase.BUY:
+        if ph == _P.BUY:
             return [A.buy(self.pending_square), A.decline(self.pending_square)]
-        if ph == Phase.AUCTION:
+        if ph == _P.AUCTION:
             a = self.auction
             acts = [A.DROP_OUT]
             acts.extend(A.bids(a.square, a.high + B.BID_STEP, self.cash[p]))
             return acts
-        if ph == Phase.TRADE_ANSWER:
+        if ph == _P.TRADE_ANSWER:
             return [A.ACCEPT_TRADE, A.REJECT_TRADE]
-        if ph == Phase.RAISE_CASH:
+        if ph == _P.RAISE_CASH:
             acts = []
             self._property_actions(p, False, acts)
             return acts
@@ -286,14 +288,14 @@ class Game(TableGame):
     def can_offer_trade(self) -> bool:
         """Whether the current player may make a trade offer now (to someone)."""
         return (
-            self.phase == Phase.PRE_ROLL
+            self.phase == _P.PRE_ROLL
             and self.offers_made < MAX_OFFERS_PER_TURN
             and sum(1 for b in self.bankrupt if not b) > 1
         )
 
     def trade_error(self, offer: Action) -> str | None:
         """Why ``offer`` may not be made now, or None when it may."""
-        if self.phase != Phase.PRE_ROLL:
+        if self.phase != _P.PRE_ROLL:
             return f"trade offers are made before rolling, and the game is in {self.phase.name}"
         p = self.turn
         sq = offer.square
@@ -339,7 +341,7 @@ class Game(TableGame):
         if not isinstance(action, Action):
             return f"expected an Action, got {type(action).__name__}"
         ph = self.phase
-        if ph == Phase.GAME_OVER:
+        if ph == _P.GAME_OVER:
             return "the game is over"
         # Types and stray fields first, so that the checks below compare plain ints only (a
         # float square equals an int one in a tuple comparison, then fails as an index).
@@ -349,7 +351,7 @@ class Game(TableGame):
         k = action.kind
         if k == K.OFFER_TRADE:
             return self.trade_error(action)
-        if k == K.BID and ph == Phase.AUCTION:
+        if k == K.BID and ph == _P.AUCTION:
             # Any bid in range is legal, listed or not: legal_actions lists a bounded subset.
             a = self.auction
             amt = action.amount
@@ -363,22 +365,22 @@ class Game(TableGame):
             return None
         if k == K.BID:
             return "bids are made in an auction only"
-        if k == K.ROLL and ph == Phase.PRE_ROLL and action.square == -1:
+        if k == K.ROLL and ph == _P.PRE_ROLL and action.square == -1:
             return None
         # Cheap checks for the fixed choices, the same rules as legal_actions.
         if k == K.BUY or k == K.DECLINE:
-            ok = ph == Phase.BUY and action.square == self.pending_square
+            ok = ph == _P.BUY and action.square == self.pending_square
             return None if ok else "it is not among the legal actions"
         if k == K.ACCEPT_TRADE or k == K.REJECT_TRADE or k == K.DROP_OUT:
-            ok = action.square == -1 and ph == (Phase.AUCTION if k == K.DROP_OUT
-                                                else Phase.TRADE_ANSWER)
+            ok = action.square == -1 and ph == (_P.AUCTION if k == K.DROP_OUT
+                                                else _P.TRADE_ANSWER)
             return None if ok else "it is not among the legal actions"
         sq = action.square
-        if (k in _PROPERTY_KINDS and (ph == Phase.PRE_ROLL or ph == Phase.RAISE_CASH)
+        if (k in _PROPERTY_KINDS and (ph == _P.PRE_ROLL or ph == _P.RAISE_CASH)
                 and type(sq) is int and 0 <= sq < B.NUM_SQUARES):
             # Only this square's actions need listing: the same rule as legal_actions, cheaper.
             acts: list[Action] = []
-            self._property_actions(self.current_player, ph == Phase.PRE_ROLL, acts, (sq,))
+            self._property_actions(self.current_player, ph == _P.PRE_ROLL, acts, (sq,))
             return None if action in acts else "it is not among the legal actions"
         if action in self.legal_actions():
             return None
@@ -427,7 +429,7 @@ class Game(TableGame):
         elif k == K.OFFER_TRADE:
             self.offers_made += 1
             self.offer = (p, action)
-            self.phase = Phase.TRADE_ANSWER
+            self.phase = _P.TRADE_ANSWER
             self.current_player = action.target
             self.log.append(f"seat {p} offers seat {action.target}: {self._trade_text(action)}")
         elif k == K.ACCEPT_TRADE or k == K.REJECT_TRADE:
@@ -533,7 +535,7 @@ class Game(TableGame):
             if o < 0:
                 if self.cash[p] >= _PRICE[sq]:
                     self.pending_square = sq
-                    self.phase = Phase.BUY
+                    self.phase = _P.BUY
                     self.current_player = p
                     return True
                 self.log.append(f"seat {p} cannot afford {B.SQUARES[sq].name}")
@@ -602,7 +604,7 @@ class Game(TableGame):
             self.roll_again = False
             self.offers_made = 0
             self.turn_count += 1
-            self.phase = Phase.PRE_ROLL
+            self.phase = _P.PRE_ROLL
             self.current_player = p
             self.log.append(f"seat {p} rolled a double and plays again")
             return
@@ -619,7 +621,7 @@ class Game(TableGame):
         self.turn = nxt
         self.turn_count += 1
         self.offers_made = 0
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = nxt
 
     # ------------------------------------------------------------------ auctions
@@ -658,7 +660,7 @@ class Game(TableGame):
                 bidders.pop(a.idx)
                 self.log.append(f"seat {s} cannot beat {a.high:,} and drops out")
                 continue
-            self.phase = Phase.AUCTION
+            self.phase = _P.AUCTION
             self.current_player = s
             return True
         self.auction = None
@@ -687,7 +689,7 @@ class Game(TableGame):
         else:
             self.log.append(f"seat {t} declines the trade")
         self.offer = None
-        self.phase = Phase.PRE_ROLL
+        self.phase = _P.PRE_ROLL
         self.current_player = p
 
     # ------------------------------------------------------------------ debts and bankruptcy
