@@ -182,10 +182,15 @@ ALL_ACTIONS: tuple[Action, ...] = (
     + _BUY_SHARE + _SELL_SHARE + (END_SESSION,)
 )
 ACTION_ID: dict[Action, int] = {a: i for i, a in enumerate(ALL_ACTIONS)}
+# The table's own action objects by identity: most actions a game is asked to take are these
+# very objects (from ``legal_actions``), and hashing an enum field costs a Python call.
+_TABLE_OBJECTS = {id(a): a for a in ALL_ACTIONS}
 
 
 def field_error(action: object) -> str | None:
     """Why ``action`` is not one of the game's actions (a wrong type or value), or None."""
+    if _TABLE_OBJECTS.get(id(action), _TABLE_OBJECTS) is action:  # (a default no action is)
+        return None
     if not isinstance(action, Action):
         return f"expected a businessman Action, got {type(action).__name__}"
     k, arg, colour, down = action
