@@ -18,6 +18,7 @@ from byapar_env.engine.serialize import game_to_dict
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import businessman as bm
+from . import businessman_expert as bm_expert
 from . import limits
 from .body_limit import ARRIVED
 from .codec import action_from_json, action_to_json
@@ -126,14 +127,31 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
     def prior_decision(game, pre_roll: int):
         return decide(roster.make("hard"), game, pre_roll)
 
-    def businessman_decide(body: DecideIn, start: float) -> Response:
+    def businessman_check(body: DecideIn) -> str:
         name = roster.check(body.player, "player", game="businessman")
-        for field, value in (("budget_ms", body.budget_ms),
-                             ("pre_roll_actions", body.pre_roll_actions or None)):
-            if value is not None:
-                raise InvalidInput(f"{field} is not used in Businessman: leave it out",
-                                   field=field)
+        if body.pre_roll_actions:
+            raise InvalidInput("pre_roll_actions is not used in Businessman: leave it out",
+                               field="pre_roll_actions")
+        if body.budget_ms is not None and name != "expert":
+            raise InvalidInput(f"budget_ms is the search budget of the expert; {name!r} does "
+                               "not search", field="budget_ms")
+        return name
+
+    def businessman_decide(body: DecideIn, name: str, start: float) -> Response:
         return JSONResponse(bm.decide(roster, body.game, name, start))
+
+    async def businessman_expert(body: DecideIn, arrived: float, start: float) -> Response:
+        game, legal = await run_in_threadpool(bm.decide_position, body.game)
+        if len(legal) == 1:
+            return JSONResponse(bm.decide_answer(game, "expert", legal[0], start, False))
+        budget_ms = float(body.budget_ms if body.budget_ms is not None else EXPERT_BUDGET_MS)
+        # The prior (the hard player's move) is worked out while the search runs, so that a
+        # late search is answered at once.
+        prior = asyncio.ensure_future(run_in_threadpool(bm.quick_choice, roster, "hard", game,
+                                                        legal))
+        action, searched = await bm_expert.decide_async(slow, game, legal, budget_ms, arrived,
+                                                        prior)
+        return JSONResponse(bm.decide_answer(game, "expert", action, start, searched))
 
     def checked(body_game: object, what: str) -> tuple:
         game = _playable(body_game, what)
@@ -149,7 +167,10 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
         start = time.perf_counter()
         arrived = request.scope.get(ARRIVED, time.monotonic())
         if bm.is_saved_game(body.game):
-            return await run_in_threadpool(businessman_decide, body, start)
+            name = businessman_check(body)
+            if name == "expert":
+                return await businessman_expert(body, arrived, start)
+            return await run_in_threadpool(businessman_decide, body, name, start)
         if body.game in bm.GAMES:
             raise InvalidInput("game holds the saved game itself (a Businessman one is told by "
                                "its format, businessman-game), not the game's name",

@@ -241,7 +241,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 return _replayed(earlier)
             table.check_version(body.version)
             if isinstance(table, bm.BusinessmanTable):
-                moves = table.advance(body.max_decisions, store.advance_budget_s)
+                moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
             else:
                 assert isinstance(table, Table)
                 moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)

@@ -19,8 +19,11 @@ A decide call on a saved game knows no count of the turn's actions: only the ste
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
+
+from byapar_agents.businessman import ExpertBusinessmanPlayer
 
 from byapar_env.businessman import (
     ACTION_ID,
@@ -40,9 +43,11 @@ from byapar_env.businessman.rules import DEFAULT_MAX_ROUNDS
 from byapar_env.businessman.state import FORMAT as GAME_FORMAT
 from byapar_env.businessman_v0 import TurnCaps
 
-from .errors import BadSavedGame, Conflict, IllegalAction, InvalidInput
+from .businessman_expert import expert_decision
+from .errors import BadSavedGame, Conflict, IllegalAction, InvalidInput, ServerBusy
 from .limits import ADVANCE_BUDGET_S, API_VERSION, MAX_ROUNDS
 from .roster import PERSON, Roster
+from .slow import SlowPool
 from .tables import TableBase
 
 GAMES = ("byapar", "businessman")
@@ -146,9 +151,12 @@ class BusinessmanTable(TableBase):
         self.version += 1
 
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
-                clock: Callable[[], float] = time.perf_counter) -> list[dict]:
+                clock: Callable[[], float] = time.perf_counter,
+                slow: SlowPool | None = None) -> list[dict]:
         """Play computer seats until a person must decide, the game ends, ``max_decisions``
-        have been made or ``budget_s`` has passed. Returns the moves made."""
+        have been made or ``budget_s`` has passed. Returns the moves made. A seated expert
+        searches in ``slow`` within what is left of ``budget_s`` (``businessman_expert``);
+        without a pool, here, its budget cut to what is left."""
         moves: list[dict] = []
         start = clock()
         game = self.game
@@ -156,12 +164,35 @@ class BusinessmanTable(TableBase):
                and clock() - start < budget_s):
             seat = game.current_player
             legal = self.caps.legal_actions(game)
-            action = legal[0] if len(legal) == 1 else self.players[seat].choose(game, seat, legal)
+            player = self.players[seat]
+            if len(legal) == 1:
+                action = legal[0]
+            elif isinstance(player, ExpertBusinessmanPlayer):
+                try:
+                    action = self._expert_choice(player, legal, budget_s - (clock() - start),
+                                                 slow)
+                except ServerBusy:
+                    if moves:
+                        break  # the moves made stand; the next advance goes on
+                    raise
+            else:
+                action = player.choose(game, seat, legal)
             if action not in legal:  # a player bug: never stall the table
                 action = legal[0]
             self.apply(action)
             moves.append(public_move(seat, self.seats[seat], action))
         return moves
+
+    def _expert_choice(self, expert: ExpertBusinessmanPlayer, legal: list[Action],
+                       left_s: float, slow: SlowPool | None) -> Action:
+        if slow is not None:
+            return expert_decision(slow, expert, self.game, legal, left_s)[0]
+        own = expert.budget_ms
+        expert.budget_ms = max(1.0, min(own or math.inf, left_s * 1000.0))
+        try:
+            return expert.choose(self.game, self.game.current_player, legal)
+        finally:
+            expert.budget_ms = own
 
 
 def public_move(seat: int, player: str, action: Action) -> dict:
@@ -334,21 +365,36 @@ def read_table_save(data: dict, field: str = "save") -> tuple[list, Game]:
 
 
 # ---------------------------------------------------------------------- decide
-def decide(roster: Roster, data: object, name: str, start: float) -> dict:
-    """What player ``name`` (checked) does for the seat that must decide in the saved game
-    ``data``; nothing is stored."""
+def decide_position(data: object) -> tuple[Game, list[Action]]:
+    """The saved game ``data`` (checked) and the legal actions of the seat that must decide.
+    A saved game carries no count of the turn's actions: only the trade-step cap applies."""
     game = load_game(data, "game")
     if game.is_over:
         raise Conflict("the game is over: there is nothing to decide", field="game")
-    seat = game.current_player
-    # A saved game carries no count of the turn's actions: only the trade-step cap applies.
-    legal = TurnCaps().legal_actions(game)
+    return game, TurnCaps().legal_actions(game)
+
+
+def decide_answer(game: Game, name: str, action: Action, start: float,
+                  searched: bool | None = None) -> dict:
+    """The answer to a decide call: ``action`` by ``name`` for the seat that decides."""
+    out = {"api_version": API_VERSION, "game": "businessman",
+           "action": {"id": ACTION_ID[action], "name": str(action), "kind": _kind(action)},
+           "seat": game.current_player, "player": name,
+           "ms": round((time.perf_counter() - start) * 1000.0, 3)}
+    if searched is not None:
+        out["searched"] = searched
+    return out
+
+
+def decide(roster: Roster, data: object, name: str, start: float) -> dict:
+    """What player ``name`` (checked; not the expert, which searches in the slow pool) does
+    for the seat that must decide in the saved game ``data``; nothing is stored."""
+    game, legal = decide_position(data)
+    return decide_answer(game, name, quick_choice(roster, name, game, legal), start)
+
+
+def quick_choice(roster: Roster, name: str, game: Game, legal: list[Action]) -> Action:
+    """Player ``name``'s action now (a fresh player seeded 0; the shared hard player)."""
     player = roster.make_businessman(name, 0)
-    action = legal[0] if len(legal) == 1 else player.choose(game, seat, legal)
-    if action not in legal:
-        action = legal[0]
-    i = ACTION_ID[action]
-    return {"api_version": API_VERSION, "game": "businessman",
-            "action": {"id": i, "name": str(action), "kind": _kind(action)},
-            "seat": seat, "player": name,
-            "ms": round((time.perf_counter() - start) * 1000.0, 3)}
+    action = legal[0] if len(legal) == 1 else player.choose(game, game.current_player, legal)
+    return action if action in legal else legal[0]

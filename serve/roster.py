@@ -20,7 +20,7 @@ from byapar_agents import (
     UnknownAgentError,
     make_agent,
 )
-from byapar_agents.businessman import BusinessmanPlayer
+from byapar_agents.businessman import BusinessmanPlayer, ExpertBusinessmanPlayer
 from byapar_agents.businessman import make_agent as make_businessman_agent
 from byapar_agents.ladder import LADDER, LADDER_TEXT, make_level
 
@@ -33,7 +33,7 @@ _LEARNED_LOCK = threading.Lock()
 _BUSINESSMAN_HARD: list[BusinessmanPlayer] = []  # Businessman's learned player, loaded once
 # Businessman's players offered: each decides in about a millisecond, so a table plays them in
 # the request (no search player: it would need the slow pool).
-BUSINESSMAN_NAMES = ("random", "easy", "medium", "hard")
+BUSINESSMAN_NAMES = ("random", "easy", "medium", "hard", "expert")
 
 
 def learned(name: str) -> LearnedPlayer:
@@ -115,6 +115,8 @@ class Roster:
         """A Businessman player for one seat: a fresh one, started with ``seed``, for the
         hand-written players (they may remember a plan), the one shared instance for ``hard``
         (a learned policy holds no memory)."""
+        if name == "expert":  # a time budget here, as Byapar's seated expert
+            return ExpertBusinessmanPlayer(budget_ms=EXPERT_BUDGET_MS, seed=seed)
         if name == "hard":
             if not _BUSINESSMAN_HARD:
                 with _LEARNED_LOCK:

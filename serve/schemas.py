@@ -376,3 +376,6 @@ class BusinessmanDecideOut(BaseModel):
     seat: int
     player: str
     ms: float = Field(description="server time to load the game and decide, milliseconds")
+    searched: bool | None = Field(None, description="the expert only: false when no search "
+                                  "was needed or it was not back by the budget, and the "
+                                  "expert's prior (the hard player's move) answered")

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
 
 from byapar_serve.app import create_app
 
-PLAYERS = ("random", "easy", "medium", "hard")
+PLAYERS = ("random", "easy", "medium", "hard", "expert")
 
 
 @pytest.fixture(scope="module")

@@ -249,6 +249,33 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
         self._plan_turn = -1
         self.last = None
 
+    # ------------------------------------------------------------------ its memory
+    def memory(self) -> dict:
+        """What it carries from one decision to the next (the decisions' seeds, the proposal
+        it is composing, the medium adviser's memory), to play a decision in another process
+        (the server's workers) and take up the game after it with ``remember``."""
+        return {"rng": self._rng.getstate(), "adviser": self._adviser,
+                "plan": [ACTION_ID[a] for a in self._plan], "plan_turn": self._plan_turn}
+
+    def remember(self, memory: dict) -> None:
+        """Take up the state ``memory`` gave (of this expert or of a copy elsewhere)."""
+        self._rng.setstate(memory["rng"])
+        self._adviser = memory["adviser"]
+        self._plan = [ALL_ACTIONS[i] for i in memory["plan"]]
+        self._plan_turn = memory["plan_turn"]
+
+    def needs_search(self, game: Game, legal: list[Action]) -> bool:
+        """Whether ``choose`` would search here (not for one legal action, nor for a step of
+        a proposal being composed, which is the plan's or the policy's)."""
+        return len(legal) > 1 and game.phase != Phase.TRADE_COMPOSE
+
+    def prior(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        """The policy's choice, the expert's move when there is no time to search (the hard
+        player's); forgets any planned proposal."""
+        self._plan = []
+        self.last = None
+        return self.learned.choose(game, seat, legal)
+
     # ------------------------------------------------------------------ playing
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         self.last = None
