@@ -24,6 +24,7 @@ from byapar_serve.app import create_app
 from byapar_serve.guard import LOOPBACK_HOSTS, host_name
 from byapar_serve.slow import SlowPool
 from byapar_serve.tables import TableStore
+from late_pool import LatePool, expert_once_loaded, expert_then_hard
 
 from byapar_env.engine import Game, Rules
 from byapar_env.engine.serialize import game_to_dict
@@ -228,25 +229,10 @@ def test_a_caller_stops_waiting_at_answer_by_and_the_slot_comes_back_later() -> 
         pool.close()
 
 
-def _after_a_second(fn, *args):
-    time.sleep(1.0)
-    return fn(*args)
-
-
-class _LatePool(SlowPool):
-    """A pool whose every job starts a second late: a worker waiting for a core."""
-
-    def _submit(self, fn, args):
-        return super()._submit(_after_a_second, (fn, *args))
-
-
 def test_a_late_expert_answers_with_its_prior_by_its_budget_and_says_so() -> None:
     game = game_to_dict(position())
-    with TestClient(create_app(slow=_LatePool(workers=0, max_queued=8))) as client:
-        start = time.monotonic()
-        r = client.post("/v1/decide", json={"game": game, "player": "expert", "budget_ms": 50})
-        took = time.monotonic() - start
-        hard = client.post("/v1/decide", json={"game": game, "player": "hard"}).json()
+    with TestClient(create_app(slow=LatePool(workers=0, max_queued=8))) as client:
+        r, took, hard = expert_then_hard(client, game, 50)
         assert r.status_code == 200 and took < 0.5
         assert r.json()["searched"] is False and r.json()["player"] == "expert"
         assert r.json()["action"] == hard["action"] and "searched" not in hard
@@ -264,14 +250,7 @@ def test_a_late_expert_answers_with_its_prior_by_its_budget_and_says_so() -> Non
 def test_expert_and_analyse_through_worker_processes() -> None:
     game = game_to_dict(position())
     with TestClient(create_app(slow=SlowPool(workers=1))) as client:
-        r = client.post("/v1/decide", json={"game": game, "player": "expert", "budget_ms": 50})
-        assert r.status_code in (200, 503)  # 503 only while the worker still loads
-        for _ in range(40):
-            r = client.post("/v1/decide", json={"game": game, "player": "expert",
-                                                "budget_ms": 50})
-            if r.status_code == 200:
-                break
-            time.sleep(0.5)
+        r = expert_once_loaded(client, game, 50, tries=40)
         assert r.status_code == 200 and r.json()["player"] == "expert"
         r = client.post("/v1/analyse", json={"game": game, "rollouts": 3, "expert_sims": 4})
         assert r.status_code == 200 and r.json()["rollouts"] == 3

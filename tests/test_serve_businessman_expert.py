@@ -19,6 +19,7 @@ with warnings.catch_warnings():
 from byapar_serve.app import create_app
 from byapar_serve.slow import SlowPool
 from byapar_serve.tables import TableStore
+from late_pool import LatePool, expert_once_loaded, expert_then_hard
 
 
 def buy_offer(seed: int = 0) -> Game:
@@ -28,18 +29,6 @@ def buy_offer(seed: int = 0) -> Game:
     while not (game.phase == Phase.BUY_OFFER and len(game.legal_actions()) == 2):
         game.apply(rng.choice(game.legal_actions()))
     return game
-
-
-def _after_a_second(fn, *args):
-    time.sleep(1.0)
-    return fn(*args)
-
-
-class _LatePool(SlowPool):
-    """A pool whose every job starts a second late: a worker waiting for a core."""
-
-    def _submit(self, fn, args):
-        return super()._submit(_after_a_second, (fn, *args))
 
 
 def test_the_server_offers_the_businessman_expert() -> None:
@@ -65,11 +54,8 @@ def test_decide_searches_by_its_budget_and_answers_a_legal_action() -> None:
 
 def test_a_late_worker_gets_the_hard_players_move_by_the_budget() -> None:
     saved = json.loads(buy_offer().to_json())
-    with TestClient(create_app(slow=_LatePool(workers=0, max_queued=8))) as client:
-        start = time.monotonic()
-        r = client.post("/v1/decide", json={"game": saved, "player": "expert", "budget_ms": 60})
-        took = time.monotonic() - start
-        hard = client.post("/v1/decide", json={"game": saved, "player": "hard"}).json()
+    with TestClient(create_app(slow=LatePool(workers=0, max_queued=8))) as client:
+        r, took, hard = expert_then_hard(client, saved, 60)
         assert r.status_code == 200 and took < 0.6
         assert r.json()["searched"] is False and r.json()["action"] == hard["action"]
         # Seated, the same: a table of the expert moves as a table of the hard player.
@@ -133,12 +119,7 @@ def test_an_experts_memory_carries_its_seeds_to_another_copy() -> None:
 def test_the_expert_decides_and_plays_at_a_table_through_a_worker_process() -> None:
     saved = json.loads(buy_offer().to_json())
     with TestClient(create_app(slow=SlowPool(workers=1))) as client:
-        for _ in range(60):  # 503 only while the worker still loads
-            r = client.post("/v1/decide", json={"game": saved, "player": "expert",
-                                                "budget_ms": 400})
-            if r.status_code == 200:
-                break
-            time.sleep(0.5)
+        r = expert_once_loaded(client, saved, 400)
         assert r.status_code == 200 and r.json()["player"] == "expert"
         body = {"game": "businessman", "seats": ["expert", "easy"], "seed": 3,
                 "rules": {"rounds": 3}}
