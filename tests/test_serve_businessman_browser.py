@@ -49,7 +49,7 @@ def start_businessman(page, seats: list[str], rounds: int, seed: int) -> None:
     page.select_option("#game-kind", "businessman")
     assert page.is_visible("#businessman-options") and page.is_hidden("#byapar-options")
     offered = page.eval_on_selector(".seat-select", "s => [...s.options].map(o => o.value)")
-    assert offered == ["person", "random", "easy", "medium", "hard"], offered
+    assert offered == ["person", "random", "easy", "medium", "hard", "expert"], offered
     while page.locator(".seat-select").count() > len(seats):
         page.locator(".remove-seat").last.click()
     for i, name in enumerate(seats):
