@@ -168,6 +168,11 @@ class Cell:
     amount: int = 0
 
 
+def money(amount: int) -> str:
+    """An amount of credits as the game's log writes it: ``"12,000 cr"``."""
+    return f"{amount:,} cr"
+
+
 def _lot(i: int, group: int, name: str, price: int, r0: int, r1: int, r2: int, branch: int,
          enterprise: int, pledge: int) -> Cell:
     return Cell(i, name, LOT, group, price, (r0, r1, r2), branch, enterprise, pledge)

@@ -6,18 +6,21 @@ the Hotel's spins); the engine works through the stack until a player has a choi
 there; ``apply`` takes that choice and carries on. Every die, shuffle and deal comes from the
 game's own seeded generator; tests force dice with ``force_dice`` and card order with
 ``stack_deck``, and set hands and other fields directly.
+
+Two parts of ``Game`` live in their own modules, as its bases: trade proposals
+(``trades.TradeRules``) and what a seat may and may not know (``hidden.HiddenInformation``:
+``view``, ``unseen_cards``, ``determinise``).
 """
 
 from __future__ import annotations
 
-import random
-
-from ..engine.errors import IllegalActionError, show
+from ..engine.errors import IllegalActionError
 from ..engine.members import member_lookup
 from ..engine.table import TableGame
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
+from .hidden import HiddenInformation
 from .rules import Rules
 from .state import (
     BANK,
@@ -35,6 +38,7 @@ from .state import (
     Phase,
     Trade,
 )
+from .trades import TradeRules
 
 K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
@@ -63,18 +67,9 @@ _SUPER = B.SUPERMARKET_CELL
 _SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
 _PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
                         K.SELL_BUILDING)
-_CASH_STEPS = _F.trade_cash_steps
-_CASH_ACTIONS = tuple((x, A._GIVE_CASH[x], A._TAKE_CASH[x]) for x in _CASH_STEPS)
-_GIVE_SHARE = A._GIVE_SHARE
-_TAKE_SHARE = A._TAKE_SHARE
-# Every printed Exchange card by kind (both decks), and the deck each kind is printed in.
-_ALL_EXCHANGE = tuple(sorted(B.EXCHANGE_DECK[B.LARGE] + B.EXCHANGE_DECK[B.SMALL]))
-_IS_LARGE = tuple(k.deck == B.LARGE for k in _EX)
-_DEAL_TRIES = 32  # draws of the hidden hands within the deal's limits before drawing freely
 
 
-def _money(amount: int) -> str:
-    return f"{amount:,} cr"
+_money = B.money
 
 
 def redeem_cost(cell: int) -> int:
@@ -87,7 +82,7 @@ def purchase_price(cell: int) -> int:
     return _PRICE[cell]
 
 
-class Game(TableGame):
+class Game(TradeRules, HiddenInformation, TableGame):
     """One game of Businessman. Seats are numbered 0 to ``num_players - 1`` in turn order.
 
     Public state (read freely; scenario tests set it up directly): per seat ``cash``, ``track``
@@ -388,57 +383,6 @@ class Game(TableGame):
                         acts.append(play[c][d])
         acts.append(A.SKIP_CARD)
         return acts
-
-    def _compose_actions(self, p: int) -> list[Action]:
-        t = self.trade
-        s = t.target
-        net = t.shares
-        if t.steps < _F.max_compose_steps:
-            toggles = t.toggles
-            if toggles is None:  # nothing changes lots while composing: listed once
-                toggles = t.toggles = []
-                owner, mort, lv = self.owner, self.mortgaged, self.level
-                for c in _OWNABLES:
-                    o = owner[c]
-                    if o in (p, s) and not mort[c] and not lv[c]:
-                        toggles.append(A._GIVE_LOT[c] if o == p else A._TAKE_LOT[c])
-            acts = list(toggles)
-            append = acts.append
-            mine, theirs = self.shares[p], self.shares[s]
-            for c in _COLOURS:
-                n = net[c]
-                if n < mine[c]:
-                    append(_GIVE_SHARE[c])
-                if 1 - n <= theirs[c]:
-                    append(_TAKE_SHARE[c])
-            cash, have, they_have = t.cash, self.cash[p], self.cash[s]
-            for x, give, take in _CASH_ACTIONS:
-                if cash + x <= have:
-                    append(give)
-                if x - cash <= they_have:
-                    append(take)
-        else:
-            acts = []
-        if t.give or t.take or any(net):
-            acts.append(A.SUBMIT_TRADE)
-        acts.append(A.CANCEL_TRADE)
-        return acts
-
-    def _trade_error(self) -> str | None:
-        """Why the proposal could not be carried out now, or None."""
-        t = self.trade
-        p, s = self.turn, t.target
-        for seat, cells in ((p, t.give), (s, t.take)):
-            for c in cells:
-                if self.owner[c] != seat or self.mortgaged[c] or self.level[c]:
-                    return f"seat {seat} no longer holds {_CELLS[c].name} bare and unpledged"
-        for c in _COLOURS:
-            net = t.shares[c]
-            if net > self.shares[p][c] or -net > self.shares[s][c]:
-                return f"the shares of {B.COLOURS[c]} are no longer there"
-        if t.cash > self.cash[p] or -t.cash > self.cash[s]:
-            return "the cash is no longer there"
-        return None
 
     def _illegal_reason(self, action: object) -> str | None:
         if self.phase == _P.GAME_OVER:
@@ -1016,63 +960,6 @@ class Game(TableGame):
         self.tasks.extend(reversed(debts))
         self._run()
 
-    # ------------------------------------------------------------------ trades
-    def trade_text(self, t: Trade) -> str:
-        parts = []
-        if t.give:
-            parts.append("gives " + ", ".join(_CELLS[c].name for c in t.give))
-        if t.take:
-            parts.append("takes " + ", ".join(_CELLS[c].name for c in t.take))
-        for c in _COLOURS:
-            if t.shares[c] > 0:
-                parts.append(f"gives {t.shares[c]} {B.COLOURS[c]}")
-            elif t.shares[c] < 0:
-                parts.append(f"takes {-t.shares[c]} {B.COLOURS[c]}")
-        if t.cash > 0:
-            parts.append(f"pays {_money(t.cash)}")
-        elif t.cash < 0:
-            parts.append(f"asks {_money(-t.cash)}")
-        return "; ".join(parts) or "nothing"
-
-    def _compose(self, k: int, arg: int, colour: int) -> None:
-        t = self.trade
-        t.steps += 1
-        if k == K.TRADE_GIVE_LOT or k == K.TRADE_TAKE_LOT:
-            side = t.give if k == K.TRADE_GIVE_LOT else t.take
-            if arg in side:
-                side.remove(arg)
-            else:
-                side.append(arg)
-                side.sort()
-        elif k == K.TRADE_GIVE_SHARE:
-            t.shares[colour] += 1
-        elif k == K.TRADE_TAKE_SHARE:
-            t.shares[colour] -= 1
-        elif k == K.TRADE_GIVE_CASH:
-            t.cash += arg
-        else:
-            t.cash -= arg
-
-    def _answer_trade(self, accept: bool) -> None:
-        t = self.trade
-        p, s = self.turn, t.target
-        if accept:
-            for c in t.give:
-                self.owner[c] = s
-            for c in t.take:
-                self.owner[c] = p
-            for c in _COLOURS:
-                self.shares[p][c] -= t.shares[c]
-                self.shares[s][c] += t.shares[c]
-            self.cash[p] -= t.cash
-            self.cash[s] += t.cash
-            self.log.append(f"seat {s} accepts the trade")
-        else:
-            self.log.append(f"seat {s} rejects the trade")
-        self.trade = None
-        self.phase = _P.PRE_ROLL
-        self.current_player = p
-
     # ------------------------------------------------------------------ debts and bankruptcy
     def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
         p = debt[1]
@@ -1117,114 +1004,3 @@ class Game(TableGame):
         self.trades_made = 0
         self.phase = _P.PRE_ROLL
         self.current_player = nxt
-
-    # ------------------------------------------------------------------ what a seat may know
-    def view(self, seat: int) -> dict:
-        """Everything ``seat`` may know, as plain values: the public state, its own Exchange
-        hand, the size of every hand, the played cards and the deck sizes; never another
-        seat's hand, a deck's order, the generator or the seed."""
-        if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be 0 to {self.num_players - 1}, got {show(seat)}")
-        t = self.trade
-        return {
-            "rules": self.rules.to_dict(), "seat": seat, "turn": self.turn, "round": self.round,
-            "turn_count": self.turn_count, "phase": int(self.phase),
-            "current_player": self.current_player, "dice": list(self.dice),
-            "cash": list(self.cash), "track": list(self.track), "position": list(self.position),
-            "laps": list(self.laps), "shares": [list(s) for s in self.shares],
-            "passes": [list(p) for p in self.passes], "bankrupt": list(self.bankrupt),
-            "owner": list(self.owner), "level": list(self.level),
-            "mortgaged": list(self.mortgaged), "pledge_lap": list(self.pledge_lap),
-            "prices": list(self.prices), "supply": list(self.supply),
-            "played": list(self.played), "hand": list(self.hands[seat]),
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_sizes": {d: len(c) for d, c in self.decks.items()},
-            "trades_made": self.trades_made, "pending_cell": self.pending_cell,
-            "fork": self.fork, "picks_left": self.picks_left,
-            "session_bought": list(self.session_bought),
-            "trade": None if t is None else t.to_dict(),
-            "debt": None if self.debt is None else list(self.debt),
-            "winners": list(self.winners),
-        }
-
-    # ------------------------------------------------------------------ what a seat cannot know
-    def unseen_cards(self, seat: int) -> list[int]:
-        """The Exchange cards ``seat`` cannot see, as kinds in increasing order: every printed
-        card of both decks less its own hand and the played cards. The other seats' hands are
-        among them; the rest were never dealt (or went with a bankrupt seat's hand)."""
-        if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be 0 to {self.num_players - 1}, got {show(seat)}")
-        rest = list(_ALL_EXCHANGE)
-        for k in self.hands[seat] + self.played:
-            rest.remove(k)
-        return rest
-
-    def determinise(self, seat: int, rng: random.Random) -> Game:
-        """A clone in which everything hidden from ``seat`` is drawn afresh from ``rng``: each
-        other seat's Exchange hand, of the same size, from ``unseen_cards(seat)``; the order of
-        each Surprise and Notice deck (the same cards, reshuffled); the generator (reseeded from
-        ``rng``, so later dice are new); no forced dice and no seed. ``view(seat)`` of the clone
-        equals this game's, and what is drawn depends on that view alone (two games differing
-        only in what ``seat`` cannot see give the same clone). A hand is drawn card by card
-        from the unseen cards, keeping to what the deal allows a hand (at most ``hand_large``
-        cards of the large deck and ``hand_small`` of the small one, as no card is ever added
-        to a hand); if a position allows no such draw (hands set by hand), the hands are drawn
-        freely. The same ``rng`` state gives the same clone. This game is left unchanged."""
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
-        unseen = self.unseen_cards(seat)
-        g = self.clone()
-        others = [s for s in range(self.num_players) if s != seat and self.hands[s]]
-        hands = _deal_hidden(unseen, [len(self.hands[s]) for s in others], rng)
-        for s, hand in zip(others, hands, strict=True):
-            g.hands[s] = hand
-        for d in sorted(g.decks):
-            cards = sorted(g.decks[d])  # from their numbers alone: the order is not read
-            rng.shuffle(cards)
-            g.decks[d] = cards
-        g.rng = random.Random(rng.getrandbits(64))
-        g.forced_dice = []
-        g.seed = None
-        return g
-
-
-def _deal_hidden(unseen: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
-    """Hands of ``sizes`` drawn from the ``unseen`` card kinds: card by card, large or small in
-    proportion to what is left, each hand within the deal's limits per deck; after
-    ``_DEAL_TRIES`` draws that run short, a free draw of the whole pool."""
-    large = [k for k in unseen if _IS_LARGE[k]]
-    small = [k for k in unseen if not _IS_LARGE[k]]
-    for _ in range(_DEAL_TRIES):
-        rng.shuffle(large)
-        rng.shuffle(small)
-        li = si = 0
-        hands = []
-        for size in sizes:
-            hand: list[int] = []
-            nl = ns = 0
-            for _ in range(size):
-                left_l, left_s = len(large) - li, len(small) - si
-                can_l = left_l > 0 and nl < _F.hand_large
-                can_s = left_s > 0 and ns < _F.hand_small
-                if can_l and (not can_s or rng.random() * (left_l + left_s) < left_l):
-                    hand.append(large[li])
-                    li += 1
-                    nl += 1
-                elif can_s:
-                    hand.append(small[si])
-                    si += 1
-                    ns += 1
-                else:
-                    break
-            if len(hand) < size:
-                break
-            hands.append(sorted(hand))
-        else:
-            return hands
-    pool = large + small
-    rng.shuffle(pool)
-    out, i = [], 0
-    for size in sizes:
-        out.append(sorted(pool[i:i + size]))
-        i += size
-    return out
