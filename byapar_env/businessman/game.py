@@ -7,9 +7,11 @@ there; ``apply`` takes that choice and carries on. Every die, shuffle and deal c
 game's own seeded generator; tests force dice with ``force_dice`` and card order with
 ``stack_deck``, and set hands and other fields directly.
 
-Two parts of ``Game`` live in their own modules, as its bases: trade proposals
-(``trades.TradeRules``) and what a seat may and may not know (``hidden.HiddenInformation``:
-``view``, ``unseen_cards``, ``determinise``).
+Four parts of ``Game`` live in their own modules, as its bases: trade proposals
+(``trades.TradeRules``), the share exchange and its cards (``exchange.ExchangeRules``), moving
+on the board and landing (``moves.BoardMoves``), and what a seat may and may not know
+(``hidden.HiddenInformation``: ``view``, ``unseen_cards``, ``determinise``). This module keeps
+the state, the legal actions, ``apply``, the turn's task stack, debts and the end of a turn.
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ from ..engine.table import TableGame
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
+from .exchange import ExchangeRules
 from .hidden import HiddenInformation
+from .moves import BoardMoves
 from .rules import Rules
 from .state import (
     BANK,
     CLONE_COPIES,
     SAVE,
-    T_DEBT,
     T_END_TURN,
-    T_LAND,
     T_MOVE,
     T_OFFER,
     T_PICK,
@@ -44,7 +46,6 @@ K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
 _F = B.FIGURES
 _CELLS = B.CELLS
-_KIND = tuple(c.kind for c in _CELLS)
 _PRICE = tuple(c.price + (_F.abroad_surcharge if B.IS_ABROAD[c.index] else 0) for c in _CELLS)
 _PRINTED = tuple(c.price for c in _CELLS)
 _PLEDGE = tuple(c.pledge for c in _CELLS)
@@ -60,15 +61,10 @@ _OWNABLES = B.OWNABLES
 _LOTS = B.LOTS
 _COLOURS = range(B.NUM_COLOURS)
 _POINT = _F.point
-_PMIN, _PMAX = _F.price_min, _F.price_max
 _SIDES = _F.dice_sides
 _EX = B.EXCHANGE_KINDS
-_SUPER = B.SUPERMARKET_CELL
-_SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
 _PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
                         K.SELL_BUILDING)
-
-
 _money = B.money
 
 
@@ -82,7 +78,7 @@ def purchase_price(cell: int) -> int:
     return _PRICE[cell]
 
 
-class Game(TradeRules, HiddenInformation, TableGame):
+class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     """One game of Businessman. Seats are numbered 0 to ``num_players - 1`` in turn order.
 
     Public state (read freely; scenario tests set it up directly): per seat ``cash``, ``track``
@@ -327,62 +323,6 @@ class Game(TradeRules, HiddenInformation, TableGame):
     def _customs_sale(self, p: int) -> int:
         sh = self.shares[p]
         return sum(sh[c] // 2 * self.prices[c] for c in _COLOURS) * _POINT
-
-    def _session_actions(self, p: int) -> list[Action]:
-        acts = []
-        cash = self.cash[p]
-        sh = self.shares[p]
-        prices = self.prices
-        bought = self.session_bought
-        supply = self.supply
-        limit = _F.session_buy_limit
-        for c in _COLOURS:
-            if bought[c] < limit and supply[c] and cash >= prices[c] * _POINT:
-                acts.append(A._BUY_SHARE[c])
-            if sh[c]:
-                acts.append(A._SELL_SHARE[c])
-        acts.append(A.END_SESSION)
-        return acts
-
-    def card_effect(self, kind: int, colour: int, down: bool) -> tuple[list[int], list[int]]:
-        """The raw targets q and the new prices of playing Exchange card ``kind`` on
-        ``colour`` (``down``: halve with a Deuce) at the current prices."""
-        ex = _EX[kind]
-        old = self.prices
-        q = list(old)
-        if ex.kind == "double":
-            q[colour] = old[colour] // 2 if down else old[colour] * 2
-        elif ex.kind == "fall":
-            q[colour] = old[colour] - ex.down
-        else:  # boom, rise: the chosen colour up, the others down
-            for c in _COLOURS:
-                q[c] = old[c] + ex.up if c == colour else old[c] - ex.down
-        new = [_PMIN if x < _PMIN else _PMAX if x > _PMAX else x for x in q]
-        return q, new
-
-    def card_cost(self, seat: int, kind: int, colour: int, down: bool) -> int:
-        """What ``seat`` pays the bank (negative: is paid) for the price moves of the card."""
-        _, new = self.card_effect(kind, colour, down)
-        sh = self.shares[seat]
-        old = self.prices
-        return sum((new[c] - old[c]) * sh[c] for c in _COLOURS) * _POINT
-
-    def _card_actions(self, p: int) -> list[Action]:
-        acts = []
-        cash = self.cash[p]
-        seen = -1
-        for slot, kind in enumerate(self.hands[p]):
-            if kind == seen:  # a slot holding the same card as the one before: the same play
-                continue
-            seen = kind
-            play = A._PLAY[slot]
-            downs = (False, True) if _EX[kind].kind == "double" else (False,)
-            for c in _COLOURS:
-                for d in downs:
-                    if self.card_cost(p, kind, c, d) <= cash:
-                        acts.append(play[c][d])
-        acts.append(A.SKIP_CARD)
-        return acts
 
     def _illegal_reason(self, action: object) -> str | None:
         if self.phase == _P.GAME_OVER:
@@ -646,319 +586,6 @@ class Game(TradeRules, HiddenInformation, TableGame):
         if self.phase != _P.GAME_OVER:
             self.phase = _P.PRE_ROLL
             self.current_player = self.turn
-
-    def _place(self, p: int, track: int, cell: int) -> None:
-        self.track[p] = track
-        self.position[p] = cell
-
-    def _pass_start(self, p: int) -> None:
-        self._bank_pays(p, _F.start_pay)
-        self.log.append(f"seat {p} reaches Start: {_money(_F.start_pay)}")
-        self._add_lap(p)
-
-    def _add_lap(self, p: int) -> None:
-        self.laps[p] += 1
-        lap = self.laps[p]
-        owner, mort, pl = self.owner, self.mortgaged, self.pledge_lap
-        for c in _OWNABLES:
-            if owner[c] == p and mort[c] and lap >= pl[c] + _F.forfeit_laps:
-                owner[c] = BANK
-                mort[c] = False
-                pl[c] = -1
-                self.log.append(f"seat {p} forfeits the pledged {_CELLS[c].name} to the bank")
-
-    def _move(self, roll: int) -> None:
-        p = self.turn
-        tr = self.track[p]
-        pos = self.position[p]
-        if tr == B.BIG:
-            new = pos + roll
-            if new >= B.BIG_CELLS:
-                new -= B.BIG_CELLS
-                self._pass_start(p)
-        elif tr == B.ABROAD:
-            j = pos - B.ABROAD_FIRST + roll
-            if j < B.ABROAD_CELLS:
-                new = B.ABROAD_FIRST + j
-            else:
-                self.log.append(f"seat {p} comes home from abroad")
-                self._add_lap(p)
-                new = _F.customs_cell + j - (B.ABROAD_CELLS - 1)
-                if new >= B.BIG_CELLS:
-                    new -= B.BIG_CELLS
-                    self._pass_start(p)
-                tr = B.BIG
-        elif tr == B.MOTORWAY:
-            k = 0 if pos == _F.motorway_entry_cell else pos - B.MOTORWAY_FIRST + 1
-            new = B.MOTORWAY_FIRST - 1 + min(k + roll, B.MOTORWAY_CELLS)
-        else:
-            new = B.ROULETTE_FIRST + (pos - B.ROULETTE_FIRST + roll) % B.ROULETTE_CELLS
-        self.track[p] = tr
-        self.position[p] = new
-        self.log.append(f"seat {p} moves to {_CELLS[new].name}")
-        self.tasks.append((T_LAND,))
-
-    def _ask_fork(self, p: int, fork: int) -> bool:
-        self.fork = fork
-        self.phase = _P.FORK
-        self.current_player = p
-        return True
-
-    def _land(self) -> bool:
-        """The effect of the cell the turn's player stands on; True when a decision is pending."""
-        p = self.turn
-        c = self.position[p]
-        kind = _KIND[c]
-        tasks = self.tasks
-        cell = _CELLS[c]
-        if kind == B.LOT:
-            o = self.owner[c]
-            if o == BANK:
-                tasks.append((T_OFFER, c))
-            elif o == p:
-                pass
-            elif self.mortgaged[c]:
-                self.log.append(f"{cell.name} is pledged: no rent")
-            else:
-                tasks.append((T_DEBT, p, o, self.rent(c)))
-        elif kind == B.SURPRISE or kind == B.NOTICE:
-            self._draw(B.SURPRISE_DECK if kind == B.SURPRISE else B.NOTICE_DECK, p)
-        elif kind == B.PENALTY or kind == B.M_ACCIDENT or kind == B.R_LOSS:
-            tasks.append((T_DEBT, p, BANK, cell.amount))
-        elif kind == B.WIN or kind == B.PROFIT:
-            self._bank_pays(p, cell.amount)
-            self.log.append(f"seat {p} receives {_money(cell.amount)}")
-        elif kind == B.SUPERMARKET:
-            o = self.owner[c]
-            fee = _F.supermarket_fee
-            if o == BANK:
-                tasks.append((T_OFFER, c))
-                tasks.append((T_DEBT, p, BANK, fee))
-            elif o == p:
-                pass
-            elif self.mortgaged[c]:
-                tasks.append((T_DEBT, p, BANK, fee))
-            else:
-                tasks.append((T_DEBT, p, o, _SUPER_OWNER_SHARE, BANK, fee - _SUPER_OWNER_SHARE))
-        elif kind == B.EXCHANGE:
-            tasks.append((T_SESSION,))
-        elif kind == B.GIFT:
-            tasks.append((T_PICK, cell.amount))
-        elif kind == B.MOTORWAY_ENTRY:
-            return self._ask_fork(p, B.FORK_MOTORWAY)
-        elif kind == B.ROULETTE_ENTRY:
-            return self._ask_fork(p, B.FORK_ROULETTE)
-        elif kind == B.CUSTOMS:
-            if self.rules.abroad_enabled:
-                return self._ask_fork(p, B.FORK_CUSTOMS)
-        elif kind == B.BROKER:
-            return self._ask_fork(p, B.FORK_BROKER)
-        elif kind == B.HOTEL:
-            self.phase = _P.HOTEL_MENU
-            self.current_player = p
-            return True
-        elif kind == B.M_SHARES:
-            tasks.append((T_SESSION,))
-            tasks.append((T_PICK, cell.amount))
-        elif kind == B.M_HALF:
-            half = self.cash[p] // 2
-            if half:
-                tasks.append((T_DEBT, p, BANK, half))
-        elif kind == B.M_INTERSECTION:
-            self._place(p, B.BIG, _F.motorway_exit_cell)
-            self.log.append(f"seat {p} leaves the motorway at the intersection")
-            tasks.append((T_DEBT, p, BANK, cell.amount))
-        elif kind == B.R_EXIT or kind == B.R_BANK:
-            if kind == B.R_BANK:
-                self._bank_pays(p, cell.amount)
-                self.log.append(f"seat {p} wins {_money(cell.amount)} at the roulette")
-            self._place(p, B.BIG, _F.roulette_exit_cell)
-            self.log.append(f"seat {p} leaves the roulette")
-        return False
-
-    def _card_label(self, deck: str, card: B.Card) -> str:
-        return card.code
-
-    def _draw(self, deck: str, p: int) -> None:
-        card = self._draw_card(deck, p)
-        if card is None:  # an exchange pass, kept
-            return
-        effect = card.effect
-        tasks = self.tasks
-        amount = card.amount
-        if effect == "cash":
-            if amount > 0:
-                self._bank_pays(p, amount)
-            else:
-                tasks.append((T_DEBT, p, BANK, -amount))
-        elif effect == "move_to":
-            self._move_to(p, amount)
-        elif effect == "move_back":
-            pos = self.position[p]
-            if self.track[p] == B.ABROAD:
-                new = B.ABROAD_FIRST + (pos - B.ABROAD_FIRST - amount) % B.ABROAD_CELLS
-            else:
-                new = (pos - amount) % B.BIG_CELLS
-            self.position[p] = new
-            self.log.append(f"seat {p} goes back to {_CELLS[new].name}")
-            tasks.append((T_LAND,))
-        elif effect == "collect_each":
-            for s in reversed(self._others_in_order(p)):
-                tasks.append((T_DEBT, s, p, amount))
-        elif effect == "pay_each":
-            for s in reversed(self._others_in_order(p)):
-                tasks.append((T_DEBT, p, s, amount))
-        elif effect == "shares":
-            tasks.append((T_PICK, amount))
-        elif effect == "dividend":
-            total = sum(self.shares[p]) * amount
-            if total:
-                self._bank_pays(p, total)
-        elif effect == "share_fee":
-            total = sum(self.shares[p]) * amount
-            if total:
-                tasks.append((T_DEBT, p, BANK, total))
-        elif effect == "pct_cash":
-            fee = self.cash[p] * amount // 100 // card.amount2 * card.amount2
-            if fee:
-                tasks.append((T_DEBT, p, BANK, fee))
-        elif effect == "lose_shares":
-            sh = self.shares[p]
-            for c in _COLOURS:
-                lose = min(sh[c], amount)
-                sh[c] -= lose
-                self.supply[c] += lose
-        elif effect == "repairs":
-            total = 0
-            for c in _LOTS:
-                if self.owner[c] == p and self.level[c]:
-                    total += amount + (card.amount2 if self.level[c] == 2 else 0)
-            if total:
-                tasks.append((T_DEBT, p, BANK, total))
-        elif effect == "per_lot":
-            total = sum(1 for c in _OWNABLES if self.owner[c] == p) * amount
-            if total:
-                tasks.append((T_DEBT, p, BANK, total))
-
-    def _move_to(self, p: int, t: int) -> None:
-        """A card's move to the big cell ``t``: walk forward on the big perimeter (START paid if
-        passed or reached); from another track, placed there (START paid only on ``t == 0``)."""
-        if self.track[p] == B.BIG:
-            pos = self.position[p]
-            steps = (t - pos) % B.BIG_CELLS
-            if steps and pos + steps >= B.BIG_CELLS:
-                self._pass_start(p)
-        elif t == 0:
-            self._pass_start(p)
-        self._place(p, B.BIG, t)
-        self.log.append(f"seat {p} goes to {_CELLS[t].name}")
-        self.tasks.append((T_LAND,))
-
-    def _answer_fork(self, p: int, fork: int, yes: bool) -> None:
-        self.fork = -1
-        log = self.log
-        if not yes:
-            log.append(f"seat {p} says no at the {B.FORK_NAMES[fork]}")
-        elif fork == B.FORK_MOTORWAY:
-            self._place(p, B.MOTORWAY, _F.motorway_entry_cell)
-            log.append(f"seat {p} enters the motorway")
-        elif fork == B.FORK_ROULETTE:
-            self._place(p, B.ROULETTE, B.ROULETTE_FIRST)
-            log.append(f"seat {p} enters the roulette")
-        elif fork == B.FORK_CUSTOMS:
-            sh = self.shares[p]
-            for c in _COLOURS:
-                sell = sh[c] // 2
-                if sell:
-                    sh[c] -= sell
-                    self.supply[c] += sell
-                    self._bank_pays(p, sell * self.prices[c] * _POINT)
-                    log.append(f"seat {p} sells {sell} {B.COLOURS[c]} at customs")
-            self._pay_bank(p, _F.customs_fee)
-            self._place(p, B.ABROAD, B.ABROAD_FIRST)
-            log.append(f"seat {p} pays {_money(_F.customs_fee)} and crosses the border")
-        else:  # the broker
-            self._pay_bank(p, _F.broker_fee)
-            log.append(f"seat {p} pays the broker {_money(_F.broker_fee)}")
-            self.tasks.append((T_SESSION,))
-        self._run()
-
-    def _hotel(self, p: int, option: int) -> None:
-        log = self.log
-        if option == B.HOTEL_ABROAD_PURCHASE:
-            d1, d2 = self._roll()
-            target = B.ABROAD_FIRST + d1 + d2
-            log.append(f"seat {p} rolls {d1}+{d2} from the Hotel: {_CELLS[target].name}")
-            if B.IS_OWNABLE[target] and self.owner[target] == BANK:
-                self.tasks.append((T_OFFER, target))
-        elif option == B.HOTEL_ROULETTE_3:
-            log.append(f"seat {p} plays the roulette from the Hotel")
-            self.tasks.append((T_SPIN, 3, B.ROULETTE_FIRST))
-        elif option == B.HOTEL_EXCHANGE_1:
-            log.append(f"seat {p} plays the exchange from the Hotel")
-            self.tasks.append((T_SESSION,))
-        else:
-            log.append(f"seat {p} does nothing at the Hotel")
-        self._run()
-
-    def _spin(self, left: int, marker: int) -> None:
-        p = self.turn
-        d1, d2 = self._roll()
-        new = B.ROULETTE_FIRST + (marker - B.ROULETTE_FIRST + d1 + d2) % B.ROULETTE_CELLS
-        cell = _CELLS[new]
-        self.log.append(f"seat {p} spins {d1}+{d2}: {cell.name}")
-        kind = cell.kind
-        if kind == B.R_BANK:
-            self._bank_pays(p, cell.amount)
-            return
-        if kind == B.R_EXIT:
-            return
-        if left > 1:
-            self.tasks.append((T_SPIN, left - 1, new))
-        if kind == B.R_LOSS:
-            self.tasks.append((T_DEBT, p, BANK, cell.amount))
-
-    # ------------------------------------------------------------------ the exchange
-    def _play_card(self, p: int, slot: int, colour: int, down: bool) -> None:
-        kind = self.hands[p].pop(slot)
-        self.played.append(kind)
-        q, new = self.card_effect(kind, colour, down)
-        old = self.prices
-        ex = _EX[kind]
-        crash = ex.kind == "double" and down and old[colour] == _PMIN
-        how = " (halve)" if down else ""
-        self.log.append(f"seat {p} plays {ex.code} on {B.COLOURS[colour]}{how}")
-        cost = sum((new[c] - old[c]) * self.shares[p][c] for c in _COLOURS) * _POINT
-        if cost > 0:
-            self._pay_bank(p, cost)
-            self.log.append(f"seat {p} pays the bank {_money(cost)} for the rise")
-        elif cost < 0:
-            self._bank_pays(p, -cost)
-            self.log.append(f"seat {p} is paid {_money(-cost)} for the fall")
-        debts = []
-        for s in self._others_in_order(p):
-            sh = self.shares[s]
-            gain = owe = 0
-            for c in _COLOURS:
-                h = sh[c]
-                if not h:
-                    continue
-                if q[c] > _PMAX:
-                    gain += (q[c] - _PMAX) * h * _POINT
-                elif crash and c == colour:
-                    owe += _F.crash_per_share * h
-                elif q[c] < _PMIN:
-                    owe += (_PMIN - q[c]) * h * _POINT
-            if gain:
-                self._bank_pays(s, gain)
-                self.log.append(f"seat {s} is paid {_money(gain)} for the overshoot")
-            if owe:
-                debts.append((T_DEBT, s, BANK, owe))
-        self.prices = new
-        self.log.append("prices now " + ", ".join(f"{B.COLOURS[c]} {new[c]}" for c in _COLOURS))
-        self.tasks.append((T_SESSION_TRADE,))
-        self.tasks.extend(reversed(debts))
-        self._run()
 
     # ------------------------------------------------------------------ debts and bankruptcy
     def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
