@@ -42,7 +42,7 @@ def test_decide_searches_by_its_budget_and_answers_a_legal_action() -> None:
     saved = json.loads(game.to_json())
     legal_ids = {ACTION_ID[a] for a in game.legal_actions()}
     client = TestClient(create_app())
-    r = client.post("/v1/decide", json={"game": saved, "player": "expert", "budget_ms": 400})
+    r = client.post("/v1/decide", json={"game": saved, "player": "expert", "budget_ms": 1000})
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["player"] == "expert" and out["searched"] is True
