@@ -49,6 +49,11 @@ def search_job(saved: str, legal_ids: list[int], budget_ms: float, deadline: flo
     return ACTION_ID[action], (expert.memory() if memory is not None else None)
 
 
+def _position(game: Game, legal: list[Action]) -> tuple[str, list[int]]:
+    """What a search job is sent of the position: the saved game and the legal ids."""
+    return game.to_json(), [ACTION_ID[a] for a in legal]
+
+
 def expert_decision(slow: SlowPool, expert: ExpertBusinessmanPlayer, game: Game,
                     legal: list[Action], left_s: float) -> tuple[Action, bool]:
     """A seated expert's decision within ``left_s`` seconds and its own budget: the action and
@@ -60,8 +65,8 @@ def expert_decision(slow: SlowPool, expert: ExpertBusinessmanPlayer, game: Game,
     now = time.monotonic()
     budget_s = min(left_s, expert.budget_ms / 1000.0) if expert.budget_ms else left_s
     try:
-        i, memory = slow.run(search_job, game.to_json(), [ACTION_ID[a] for a in legal],
-                             budget_s * 1000.0, now + budget_s, None, expert.memory(),
+        i, memory = slow.run(search_job, *_position(game, legal), budget_s * 1000.0,
+                             now + budget_s, None, expert.memory(),
                              answer_by=now + budget_s * ANSWER_BY_SHARE)
     except Late:
         return expert.prior(game, seat, legal), False
@@ -73,10 +78,9 @@ async def decide_async(slow: SlowPool, game: Game, legal: list[Action], budget_m
                        arrived: float, prior: Any) -> tuple[Action, bool]:
     """A decide call's expert decision, searched within ``budget_ms`` of ``arrived``
     (``time.monotonic``); ``prior`` awaits the hard player's move for a late worker."""
-    deadline = arrived + budget_ms / 1000.0
     try:
-        i, _ = await slow.run_async(search_job, game.to_json(), [ACTION_ID[a] for a in legal],
-                                    budget_ms, deadline, 0, None,
+        i, _ = await slow.run_async(search_job, *_position(game, legal), budget_ms,
+                                    arrived + budget_ms / 1000.0, 0, None,
                                     answer_by=arrived + budget_ms / 1000.0 * ANSWER_BY_SHARE)
     except Late:
         return await prior, False
