@@ -190,8 +190,10 @@ def test_the_same_seed_gives_the_same_choices() -> None:
 def test_the_search_overrules_the_policys_wrong_card_play() -> None:
     """Seat 0 holds a Deuce at an Exchange; the three others hold five extra YELLOW shares
     each (six), seat 0 one of each colour. Halving YELLOW takes the most from the others; the
-    hard policy halves RED, the medium player's candidate halves YELLOW, and the simulations
-    (the same deal and dice for both) score YELLOW clearly higher."""
+    hard network halves RED, the medium player's candidate halves YELLOW, and the simulations
+    (the same deal and dice for both) score YELLOW clearly higher. (The expert is asked to start
+    from the bare network here, ``calculated=False``; by default it starts from the hard
+    player's sums, which halve YELLOW at once: the next test.)"""
     game = new(4)
     set_hand(game, 0, "L-DOUBLE")
     for s in (1, 2, 3):
@@ -202,13 +204,36 @@ def test_the_search_overrules_the_policys_wrong_card_play() -> None:
     halve_yellow = A.play_card(0, YELLOW, True)
     hard = LearnedBusinessmanPlayer(ExpertBusinessmanPlayer().learned.folder)
     assert hard.choose(game, 0, game.legal_actions()) == A.play_card(0, 0, True)  # RED
-    expert = _fast(0, sims=8)
+    expert = _fast(0, sims=8, calculated=False)
+    assert expert.prior(game, 0, game.legal_actions()) == A.play_card(0, 0, True)
     evaluation = expert.evaluate(game, seed=1)
     policy, chosen = evaluation.candidates[0], evaluation.candidates[evaluation.choice]
     assert policy.source == "policy" and policy.action == A.play_card(0, 0, True)
     assert chosen.action == halve_yellow and chosen.source == "medium"
     assert chosen.mean - policy.mean > 0.01  # a point of net-worth share and more
     assert all(a - b > 0 for a, b in zip(chosen.scores, policy.scores, strict=True))
+    assert expert.choose(game, 0, game.legal_actions()) == halve_yellow
+
+
+def test_by_default_the_expert_starts_from_the_hard_players_card_sums() -> None:
+    """The same position: the default candidate is the hard player's sum (halve YELLOW), the
+    medium player's advice is the same action (so not listed twice), and the network's own
+    likely plays are the others."""
+    game = new(4)
+    set_hand(game, 0, "L-DOUBLE")
+    for s in (1, 2, 3):
+        game.shares[s][YELLOW] += 5
+        game.supply[YELLOW] -= 5
+    land(game, 0, 10)
+    expert = _fast(0, sims=8)
+    halve_yellow = A.play_card(0, YELLOW, True)
+    assert expert.prior(game, 0, game.legal_actions()) == halve_yellow
+    candidates, index = expert.candidates(game)
+    assert index == 0 and candidates[0].action == halve_yellow
+    assert candidates[0].source == "policy"
+    assert [c.action for c in candidates].count(halve_yellow) == 1
+    assert not any(c.source == "medium" for c in candidates)
+    assert A.play_card(0, 0, True) in [c.action for c in candidates]  # the network's RED
     assert expert.choose(game, 0, game.legal_actions()) == halve_yellow
 
 

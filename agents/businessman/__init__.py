@@ -1,5 +1,6 @@
 """Computer players for Businessman (``byapar_env.businessman``): random, easy, medium, hard
-(the shipped policy of ``byapar train --game businessman``, ``checkpoints/businessman_hard``),
+(the shipped policy of ``byapar train --game businessman``, ``checkpoints/businessman_hard``,
+with its Exchange card worked out by sums: ``hard.py``),
 expert (hard's choices checked by search on sampled deals, ``expert.py``) and learned policies
 from any such checkpoint folder.
 
@@ -16,10 +17,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from byapar_checkpoints import shipped
-
 from .base import BusinessmanPlayer, play_game
 from .expert import DEFAULT_ROLLOUT, ExpertBusinessmanPlayer, ExpertOptionError
+from .hard import HardBusinessmanPlayer
 from .learned import LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
@@ -62,8 +62,8 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return EasyPlayer()
     if name == "medium":
         return MediumPlayer()
-    if name == "hard":  # the policy trained by byapar train --game businessman
-        return LearnedBusinessmanPlayer(shipped("businessman_hard"), name="hard")
+    if name == "hard":  # the policy trained by byapar train --game businessman, and sums
+        return HardBusinessmanPlayer()
     options = expert_options(name)
     if options is not None:  # ExpertOptionError (a ValueError) for sims or a horizon out of range
         player = ExpertBusinessmanPlayer(seed=seed, **options)
@@ -77,5 +77,5 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
 
 
 __all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "ExpertBusinessmanPlayer",
-           "ExpertOptionError", "LearnedBusinessmanPlayer", "MediumPlayer", "RandomPlayer",
-           "expert_options", "make_agent", "play_game"]
+           "ExpertOptionError", "HardBusinessmanPlayer", "LearnedBusinessmanPlayer", "MediumPlayer",
+           "RandomPlayer", "expert_options", "make_agent", "play_game"]

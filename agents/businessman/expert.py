@@ -5,8 +5,10 @@
     ExpertBusinessmanPlayer(sims=12, horizon_rounds=None)   # rollouts to the game's end
 
 **The candidates.** At a decision with more than one legal action (a single one is answered at
-once), the expert lists a few actions worth simulating: the hard policy's choice
-(``checkpoints/businessman_hard``), its next most likely legal actions while their probability
+once), the expert lists a few actions worth simulating: the hard player's choice
+(``checkpoints/businessman_hard``; at the Exchange card and a gift's colour that is the hard
+player's sums, ``hard.CALCULATED_PHASES``, unless ``calculated=False`` asks for the bare
+network's), the network's next most likely legal actions while their probability
 is at least ``PRIOR_FLOOR`` (``TOP_K`` of its ids looked at), and the medium player's choice.
 A trade proposal is one candidate from its first step to its submission: the policy's (or
 medium's) composition is played out on a copy of the position, and the expert then submits the
@@ -68,7 +70,7 @@ from byapar_env.engine.errors import ByaparError
 
 from ..expert import pick
 from .base import BusinessmanPlayer
-from .learned import LearnedBusinessmanPlayer
+from .hard import CALCULATED_PHASES, HardBusinessmanPlayer
 from .medium import MediumPlayer, lot_worth, opponent_turns
 
 K = ActionKind
@@ -123,14 +125,14 @@ def check_options(sims: object, budget_ms: object, horizon_rounds: object,
                                 f"got {value!r:.40}")
 
 
-_POLICIES: dict[Path, LearnedBusinessmanPlayer] = {}
+_POLICIES: dict[Path, HardBusinessmanPlayer] = {}
 
 
-def _learned(folder: Path) -> LearnedBusinessmanPlayer:
+def _learned(folder: Path) -> HardBusinessmanPlayer:
     """One loaded checkpoint per process: the arena makes a fresh expert for every game."""
     player = _POLICIES.get(folder)
     if player is None:
-        player = _POLICIES[folder] = LearnedBusinessmanPlayer(folder, name="hard")
+        player = _POLICIES[folder] = HardBusinessmanPlayer(folder)
     return player
 
 
@@ -228,9 +230,10 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
                  seed: int | None = None,
                  horizon_rounds: int | None = DEFAULT_HORIZON_ROUNDS,
                  rollout: str = DEFAULT_ROLLOUT, checkpoint: str | Path | None = None,
-                 value: str = DEFAULT_VALUE) -> None:
+                 value: str = DEFAULT_VALUE, calculated: bool = True) -> None:
         check_options(sims, budget_ms, horizon_rounds, rollout, value)
         self.value = value
+        self.calculated = calculated
         self.sims = sims
         self.budget_ms = budget_ms
         self.horizon_rounds = horizon_rounds
@@ -274,6 +277,8 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
         player's); forgets any planned proposal."""
         self._plan = []
         self.last = None
+        if not self.calculated:
+            return self.learned.policy_choice(game, seat, legal)
         return self.learned.choose(game, seat, legal)
 
     # ------------------------------------------------------------------ playing
@@ -317,10 +322,14 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
             return True
 
         policy_choose = self.learned.choose
-        for i in order:
-            if add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),
-                   "policy"):
-                break
+        if self.calculated and game.phase in CALCULATED_PHASES:
+            sums = policy_choose(game, seat, legal)  # the hard player's sums, not the network
+            add((sums,), float(probs[ACTION_ID[sums]]), "policy")
+        else:
+            for i in order:
+                if add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),
+                       "policy"):
+                    break
         for i in order[:TOP_K]:
             if probs[i] >= PRIOR_FLOOR:
                 add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),

@@ -1,0 +1,118 @@
+"""Businessman's hard player (``agents/businessman/hard.py``): the shipped policy, except that
+the Exchange card and a gifted share's colour are worked out by sums. Exact positions: where
+the bare policy plays the wrong card, hard plays the one that takes the most from the others,
+skips a card that harms nobody, picks the dearest colour, answers the same through
+``businessman_v0``, and follows the policy everywhere else."""
+
+from __future__ import annotations
+
+from byapar_agents.businessman import (
+    HardBusinessmanPlayer,
+    LearnedBusinessmanPlayer,
+    MediumPlayer,
+    make_agent,
+    play_game,
+)
+from byapar_checkpoints import shipped
+from test_businessman_helpers import BLUE, GREEN, RED, YELLOW, land, new, put, roll, set_hand
+
+from byapar_env.businessman import ACTION_ID, Game, Phase, Rules
+from byapar_env.businessman import actions as A
+from byapar_env.businessman_v0 import raw_env
+
+START = 250_000
+
+
+def _policy() -> LearnedBusinessmanPlayer:
+    return LearnedBusinessmanPlayer(shipped("businessman_hard"))
+
+
+def _deuce_at_the_exchange() -> Game:
+    """Seat 0 at the Exchange holds one Deuce (a large-deck DOUBLE); seats 1 to 3 hold six
+    YELLOW shares each (one of each colour dealt, five more), seat 0 one of each colour."""
+    game = new(4)
+    set_hand(game, 0, "L-DOUBLE")
+    for s in (1, 2, 3):
+        game.shares[s][YELLOW] += 5
+        game.supply[YELLOW] -= 5
+    land(game, 0, 10)
+    assert game.phase == Phase.EXCHANGE_CARD
+    return game
+
+
+def test_make_agent_hard_is_the_policy_with_sums() -> None:
+    hard = make_agent("hard")
+    assert isinstance(hard, HardBusinessmanPlayer) and hard.name == "hard"
+    assert hard.folder == _policy().folder
+
+
+def test_hard_halves_the_colour_the_others_hold_where_the_policy_does_not() -> None:
+    game = _deuce_at_the_exchange()
+    legal = game.legal_actions()
+    assert _policy().choose(game, 0, legal) == A.play_card(0, RED, True)
+    choice = make_agent("hard").choose(game, 0, legal)
+    assert choice == A.play_card(0, YELLOW, True)
+    game.apply(choice)
+    # YELLOW falls from 10 to 5 a share: each other seat's six lose 30,000 of worth, and seat 0
+    # is paid the fall of its own one share (5,000) while the others' cash stays.
+    assert game.prices == [10, 10, 10, 5]
+    assert game.cash == [START + 5_000, START, START, START]
+    assert game.phase == Phase.EXCHANGE_TRADE
+
+
+def test_hard_keeps_a_card_that_harms_nobody() -> None:
+    game = new(4)
+    set_hand(game, 0, "L-DOUBLE")
+    for s in (1, 2, 3):  # the others hold no shares: no card takes anything from them
+        for c in (RED, BLUE, GREEN, YELLOW):
+            game.supply[c] += game.shares[s][c]
+            game.shares[s][c] = 0
+    land(game, 0, 10)
+    legal = game.legal_actions()
+    assert _policy().choose(game, 0, legal).kind != A.SKIP_CARD.kind
+    assert make_agent("hard").choose(game, 0, legal) == A.SKIP_CARD
+
+
+def test_hard_picks_the_dearest_colour_for_a_gift() -> None:
+    game = new()
+    game.prices = [7, 12, 18, 9]
+    put(game, 0, 26)
+    roll(game, 1, 1)
+    roll(game, 2, 3, seat=0)  # to cell 33: three shares to pick
+    assert game.phase == Phase.PICK_COLOUR and game.picks_left == 3
+    hard = make_agent("hard")
+    for _ in range(3):
+        game.apply(hard.choose(game, 0, game.legal_actions()))
+    assert game.shares[0] == [1, 1, 4, 1]
+
+
+def test_hard_answers_the_same_through_the_environment() -> None:
+    env = raw_env(num_players=4)
+    env.reset(seed=0)
+    env.game = _deuce_at_the_exchange()
+    env.caps.start(env.game)
+    env.game_changed()
+    seat = env.game.current_player
+    assert make_agent("hard").act(env, seat) == ACTION_ID[A.play_card(0, YELLOW, True)]
+
+
+def test_hard_follows_the_policy_outside_the_exchange_card() -> None:
+    """A whole seeded game of hard against medium: every decision outside the two calculated
+    phases is the bare policy's choice in the same position."""
+    policy, hard = _policy(), make_agent("hard")
+    checked = {"policy": 0, "sums": 0}
+
+    def check(game: Game, seat: int, action) -> None:
+        if seat != 0:
+            return
+        legal = game.legal_actions()
+        if game.phase in (Phase.EXCHANGE_CARD, Phase.PICK_COLOUR):
+            assert action == MediumPlayer().choose(game, seat, legal)
+            checked["sums"] += 1
+        else:
+            assert action == policy.choose(game, seat, legal)
+            checked["policy"] += 1
+
+    play_game(Game(Rules(num_players=2, max_rounds=20), seed=3), [hard, MediumPlayer()],
+              on_decision=check)
+    assert checked["policy"] > 20 and checked["sums"] > 0
