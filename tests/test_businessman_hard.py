@@ -6,6 +6,7 @@ skips a card that harms nobody, picks the dearest colour, answers the same throu
 
 from __future__ import annotations
 
+import pytest
 from byapar_agents.businessman import (
     HardBusinessmanPlayer,
     LearnedBusinessmanPlayer,
@@ -116,3 +117,21 @@ def test_hard_follows_the_policy_outside_the_exchange_card() -> None:
     play_game(Game(Rules(num_players=2, max_rounds=20), seed=3), [hard, MediumPlayer()],
               on_decision=check)
     assert checked["policy"] > 20 and checked["sums"] > 0
+
+
+def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
+    from bench.businessman_phase_swap import PhaseSwap, main
+
+    game = _deuce_at_the_exchange()
+    legal = game.legal_actions()
+    swapped = PhaseSwap(_policy(), frozenset({Phase.EXCHANGE_CARD}))
+    assert swapped.name == "EXCHANGE_CARD"
+    assert swapped.choose(game, 0, legal) == A.play_card(0, YELLOW, True)
+    assert PhaseSwap(_policy(), frozenset({Phase.PICK_COLOUR})).choose(game, 0, legal) == \
+        A.play_card(0, RED, True)
+    assert main(["--player", "hard", "--games", "2", "--swap", "none,BUY_OFFER+FORK"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("none ") and out[2].startswith("BUY_OFFER+FORK ")
+    with pytest.raises(SystemExit):
+        main(["--swap", "DICE"])
+    assert "unknown phase 'DICE'" in capsys.readouterr().err
