@@ -1,0 +1,41 @@
+"""``bench.byapar_phase_swap``: a phase handed to medium is medium's choice, the rest the
+player's, and the script runs and refuses an unknown phase by name."""
+
+from __future__ import annotations
+
+import pytest
+from byapar_agents import make_agent
+
+from bench.byapar_phase_swap import PhaseSwap, main
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.engine import Phase
+
+
+class Fixed:
+    """A player that always answers ``action``."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def act(self, env: raw_env, seat: int) -> int:
+        return self.action
+
+
+def test_the_swapped_phase_is_mediums_and_the_rest_the_players() -> None:
+    env = raw_env(num_players=2)
+    env.reset(seed=3)
+    assert env.game.phase == Phase.BUY  # the first decision: the roll alone is taken unasked
+    seat = env.game.current_player
+    medium = make_agent("medium").act(env, seat)
+    assert PhaseSwap(Fixed(-7), frozenset({Phase.BUY})).act(env, seat) == medium
+    assert PhaseSwap(Fixed(-7), frozenset({Phase.AUCTION})).act(env, seat) == -7
+
+
+def test_the_script_runs_and_names_a_bad_phase(capsys) -> None:
+    assert main(["--games", "2", "--opponents", "easy", "--swap", "none,BUY+AUCTION"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "hard, 4 seats, 2 games an opponent, seed 5"
+    assert out[1].startswith("none ") and out[2].startswith("BUY+AUCTION ")
+    with pytest.raises(SystemExit):
+        main(["--swap", "JAIL"])
+    assert "unknown phase 'JAIL'" in capsys.readouterr().err
