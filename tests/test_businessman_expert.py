@@ -20,7 +20,7 @@ from byapar_agents.businessman import (
     play_game,
 )
 from byapar_agents.businessman.expert import rent_score, score
-from test_businessman_helpers import land, new, set_hand
+from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
 
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules
 from byapar_env.businessman import actions as A
@@ -194,13 +194,7 @@ def test_the_search_overrules_the_policys_wrong_card_play() -> None:
     (the same deal and dice for both) score YELLOW clearly higher. (The expert is asked to start
     from the bare network here, ``calculated=False``; by default it starts from the hard
     player's sums, which halve YELLOW at once: the next test.)"""
-    game = new(4)
-    set_hand(game, 0, "L-DOUBLE")
-    for s in (1, 2, 3):
-        game.shares[s][YELLOW] += 5
-        game.supply[YELLOW] -= 5
-    land(game, 0, 10)  # the Exchange
-    assert game.phase == Phase.EXCHANGE_CARD
+    game = deuce_at_the_exchange()
     halve_yellow = A.play_card(0, YELLOW, True)
     hard = LearnedBusinessmanPlayer(ExpertBusinessmanPlayer().learned.folder)
     assert hard.choose(game, 0, game.legal_actions()) == A.play_card(0, 0, True)  # RED
@@ -219,12 +213,7 @@ def test_by_default_the_expert_starts_from_the_hard_players_card_sums() -> None:
     """The same position: the default candidate is the hard player's sum (halve YELLOW), the
     medium player's advice is the same action (so not listed twice), and the network's own
     likely plays are the others."""
-    game = new(4)
-    set_hand(game, 0, "L-DOUBLE")
-    for s in (1, 2, 3):
-        game.shares[s][YELLOW] += 5
-        game.supply[YELLOW] -= 5
-    land(game, 0, 10)
+    game = deuce_at_the_exchange()
     expert = _fast(0, sims=8)
     halve_yellow = A.play_card(0, YELLOW, True)
     assert expert.prior(game, 0, game.legal_actions()) == halve_yellow

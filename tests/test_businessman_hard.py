@@ -15,7 +15,18 @@ from byapar_agents.businessman import (
     play_game,
 )
 from byapar_checkpoints import shipped
-from test_businessman_helpers import BLUE, GREEN, RED, YELLOW, land, new, put, roll, set_hand
+from test_businessman_helpers import (
+    BLUE,
+    GREEN,
+    RED,
+    YELLOW,
+    deuce_at_the_exchange,
+    land,
+    new,
+    put,
+    roll,
+    set_hand,
+)
 
 from byapar_env.businessman import ACTION_ID, Game, Phase, Rules
 from byapar_env.businessman import actions as A
@@ -28,19 +39,6 @@ def _policy() -> LearnedBusinessmanPlayer:
     return LearnedBusinessmanPlayer(shipped("businessman_hard"))
 
 
-def _deuce_at_the_exchange() -> Game:
-    """Seat 0 at the Exchange holds one Deuce (a large-deck DOUBLE); seats 1 to 3 hold six
-    YELLOW shares each (one of each colour dealt, five more), seat 0 one of each colour."""
-    game = new(4)
-    set_hand(game, 0, "L-DOUBLE")
-    for s in (1, 2, 3):
-        game.shares[s][YELLOW] += 5
-        game.supply[YELLOW] -= 5
-    land(game, 0, 10)
-    assert game.phase == Phase.EXCHANGE_CARD
-    return game
-
-
 def test_make_agent_hard_is_the_policy_with_sums() -> None:
     hard = make_agent("hard")
     assert isinstance(hard, HardBusinessmanPlayer) and hard.name == "hard"
@@ -48,7 +46,7 @@ def test_make_agent_hard_is_the_policy_with_sums() -> None:
 
 
 def test_hard_halves_the_colour_the_others_hold_where_the_policy_does_not() -> None:
-    game = _deuce_at_the_exchange()
+    game = deuce_at_the_exchange()
     legal = game.legal_actions()
     assert _policy().choose(game, 0, legal) == A.play_card(0, RED, True)
     choice = make_agent("hard").choose(game, 0, legal)
@@ -90,7 +88,7 @@ def test_hard_picks_the_dearest_colour_for_a_gift() -> None:
 def test_hard_answers_the_same_through_the_environment() -> None:
     env = raw_env(num_players=4)
     env.reset(seed=0)
-    env.game = _deuce_at_the_exchange()
+    env.game = deuce_at_the_exchange()
     env.caps.start(env.game)
     env.game_changed()
     seat = env.game.current_player
@@ -122,7 +120,7 @@ def test_hard_follows_the_policy_outside_the_exchange_card() -> None:
 def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
     from bench.businessman_phase_swap import PhaseSwap, main
 
-    game = _deuce_at_the_exchange()
+    game = deuce_at_the_exchange()
     legal = game.legal_actions()
     swapped = PhaseSwap(_policy(), frozenset({Phase.EXCHANGE_CARD}))
     assert swapped.name == "EXCHANGE_CARD"

@@ -81,3 +81,16 @@ def assert_illegal(game: Game, action: A.Action) -> None:
     with pytest.raises(IllegalActionError):
         game.apply(action)
     assert game.to_json() == before
+
+
+def deuce_at_the_exchange() -> Game:
+    """Four seats: seat 0 at the Exchange holds one Deuce (a large-deck DOUBLE); seats 1 to 3
+    hold six YELLOW shares each (one of each colour dealt, five more), seat 0 one of each."""
+    game = new(4)
+    set_hand(game, 0, "L-DOUBLE")
+    for s in (1, 2, 3):
+        game.shares[s][YELLOW] += 5
+        game.supply[YELLOW] -= 5
+    land(game, 0, 10)
+    assert game.phase == Phase.EXCHANGE_CARD
+    return game
