@@ -24,8 +24,8 @@ so the search never reads another hand or the real game's future. Simulation ``k
 candidate uses the same seed, hence the same deal and the same dice (common random numbers):
 the candidates are compared on the same luck. The candidate is taken, then every seat (the
 expert's own included) is played by the rollout players (``rollout``: ``medium`` everywhere by
-default; ``hard``, the policy everywhere; ``mixed``, the policy in the expert's seat and, in
-each other seat, the policy or medium drawn from the simulation's seed) for
+default; ``hard``, the hard player, sums included, everywhere; ``mixed``, the hard player in
+the expert's seat and, in each other seat, it or medium drawn from the simulation's seed) for
 ``horizon_rounds`` rounds, to the point where the seat whose turn it is at the decision starts
 its turn again, or to the game's end (``horizon_rounds=None``, or the end comes first).
 
