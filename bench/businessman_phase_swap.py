@@ -18,6 +18,7 @@ import time
 
 from byapar_agents.businessman import BusinessmanPlayer, MediumPlayer, make_agent, play_game
 
+from bench.common import phase_variants
 from byapar_env.businessman import Action, Game, Phase, Rules
 from byapar_env.stats import wilson
 
@@ -62,16 +63,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated variants, each PHASE+PHASE or none (default: each "
                          f"phase alone; phases: {', '.join(SWAPPABLE)})")
     args = ap.parse_args(argv)
-    variants = (args.swap.split(",") if args.swap else ["none", *SWAPPABLE])
-    parsed = []
-    for v in variants:
-        names = [] if v == "none" else v.split("+")
-        bad = [n for n in names if n not in SWAPPABLE]
-        if bad:
-            ap.error(f"unknown phase {bad[0]!r}: expected none or some of {', '.join(SWAPPABLE)}")
-        parsed.append(frozenset(Phase[n] for n in names))
+    try:
+        parsed = phase_variants(args.swap, Phase, SWAPPABLE)
+    except ValueError as exc:
+        ap.error(str(exc))
     print(f"{args.player}, {args.games} games a table, seed {args.seed}, 20 rounds")
-    for phases in parsed:
+    for name, phases in parsed:
         began = time.perf_counter()
         row = []
         for seats in (2, 4):
@@ -79,7 +76,6 @@ def main(argv: list[str] | None = None) -> int:
                             seats, args.seed)
             low, high = wilson(rate * args.games, args.games)
             row.append(f"{rate:6.1%} ({low:.1%} - {high:.1%})")
-        name = "+".join(sorted(p.name for p in phases)) or "none"
         print(f"{name:28s} heads-up {row[0]}   + 3 medium {row[1]}   "
               f"{time.perf_counter() - began:.0f} s", flush=True)
     return 0

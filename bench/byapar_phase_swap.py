@@ -17,6 +17,7 @@ import time
 
 from byapar_agents import make_agent
 
+from bench.common import phase_variants
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine import Phase
@@ -75,13 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--swap", default=None, help="comma-separated variants, each PHASE+PHASE "
                     f"or none (default: each phase alone; phases: {', '.join(SWAPPABLE)})")
     args = ap.parse_args(argv)
-    parsed = []
-    for v in args.swap.split(",") if args.swap else ["none", *SWAPPABLE]:
-        names = [] if v == "none" else v.split("+")
-        bad = [n for n in names if n not in SWAPPABLE]
-        if bad:
-            ap.error(f"unknown phase {bad[0]!r}: expected none or some of {', '.join(SWAPPABLE)}")
-        parsed.append((v, frozenset(Phase[n] for n in names)))
+    try:
+        parsed = phase_variants(args.swap, Phase, SWAPPABLE)
+    except ValueError as exc:
+        ap.error(str(exc))
     opponents = args.opponents.split(",")
     print(f"{args.player}, 4 seats, {args.games} games an opponent, seed {args.seed}")
     for name, phases in parsed:

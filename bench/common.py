@@ -28,3 +28,19 @@ def median_runs(run: Callable[[], dict], repeats: int) -> tuple[dict, float]:
         results.append(run())
     keys = results[0].keys()
     return {k: statistics.median(r[k] for r in results) for k in keys}, statistics.median(bases)
+
+
+def phase_variants(text: str | None, phases: type,
+                   swappable: tuple[str, ...]) -> list[tuple[str, frozenset]]:
+    """The phase-swap benches' ``--swap``: comma-separated variants, each ``none`` or a
+    ``+``-joined set of ``swappable`` names of the enum ``phases`` (default: ``none``, then
+    each alone), as ``(text, frozenset of members)``. ValueError names an unknown phase."""
+    out = []
+    for v in text.split(",") if text else ["none", *swappable]:
+        names = [] if v == "none" else v.split("+")
+        bad = [n for n in names if n not in swappable]
+        if bad:
+            raise ValueError(f"unknown phase {bad[0]!r}: expected none or some of "
+                             f"{', '.join(swappable)}")
+        out.append((v, frozenset(phases[n] for n in names)))
+    return out
