@@ -19,7 +19,7 @@ from byapar_agents.businessman import (
     make_agent,
     play_game,
 )
-from byapar_agents.businessman.expert import rent_score, score
+from byapar_agents.businessman.expert import compose, rent_score, score
 from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
 
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules
@@ -236,7 +236,8 @@ def test_a_chosen_trade_proposal_is_composed_as_planned() -> None:
     game.owner[9] = 1
     expert = _fast(0, sims=6)
     candidates, _ = expert.candidates(game)
-    trades = [c for c in candidates if c.action.kind == ActionKind.START_TRADE]
+    # (the policy's own choice may be a proposal it cancels: started and cancelled at once)
+    trades = [c for c in candidates[1:] if c.action.kind == ActionKind.START_TRADE]
     assert trades and all(c.actions[-1] == A.SUBMIT_TRADE for c in trades)
     medium = next(c for c in trades if c.source == "medium")
     assert medium.actions[:2] == (A.start_trade(1), A.take_lot(9))
@@ -246,6 +247,53 @@ def test_a_chosen_trade_proposal_is_composed_as_planned() -> None:
     while game.phase == Phase.TRADE_COMPOSE:
         game.apply(expert.choose(game, 0, game.legal_actions()))
     assert game.phase == Phase.TRADE_RESPONSE and game.trade.take == [9]
+
+
+def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:
+    """Four hard players, seed 0, to the first decision where the hard player starts a proposal
+    that its own composition cancels. Starting it spends the turn's one proposal, so hard's
+    next choice is made without proposals. The expert's policy candidate is to start it and
+    cancel at once, which leads to the same position; after it, its policy candidate is hard's
+    choice there (before, it played the network's next most likely action at once, and met the
+    same position again: a pledge, then a redemption, and so on)."""
+    game = Game(Rules(num_players=4, max_rounds=20), seed=0)
+    hard = make_agent("hard")
+    while True:
+        legal = game.legal_actions()
+        seat = game.current_player
+        choice = legal[0] if len(legal) == 1 else hard.choose(game, seat, legal)
+        if choice.kind == ActionKind.START_TRADE:
+            steps = compose(game, seat, choice, hard.choose)
+            if steps[-1] == A.CANCEL_TRADE:
+                break
+        game.apply(choice)
+    expert = _fast(0)
+    candidates, policy = expert.candidates(game)
+    assert candidates[policy].actions == (choice, A.CANCEL_TRADE)
+    assert candidates[policy].source == "policy"
+    assert all(c.actions[-1] != A.CANCEL_TRADE for c in candidates if c is not candidates[policy])
+    # Step by step to the roll, the expert's policy candidates follow the hard player's play.
+    twin = game.clone()
+    cancelled = 0
+    for _ in range(30):
+        legal = twin.legal_actions()
+        choice = hard.choose(twin, seat, legal)
+        steps = compose(twin, seat, choice, hard.choose) if choice.kind == ActionKind.START_TRADE \
+            else (choice,)
+        candidates, policy = expert.candidates(game)
+        if steps[-1] == A.CANCEL_TRADE:
+            cancelled += 1
+            assert candidates[policy].actions == (choice, A.CANCEL_TRADE)
+        else:
+            assert candidates[policy].actions == steps
+        for step in steps:
+            twin.apply(step)
+        for step in candidates[policy].actions:
+            game.apply(step)
+        assert game.to_json() == twin.to_json()
+        if choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE:
+            break
+    assert cancelled >= 1 and (choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE)
 
 
 def test_names_and_options() -> None:

@@ -12,10 +12,12 @@ network's), the network's next most likely legal actions while their probability
 is at least ``PRIOR_FLOOR`` (``TOP_K`` of its ids looked at), and the medium player's choice.
 A trade proposal is one candidate from its first step to its submission: the policy's (or
 medium's) composition is played out on a copy of the position, and the expert then submits the
-same steps. A proposal its composer would cancel is no candidate (it changes nothing); the
-policy's choice is then its next most likely action. While a chosen proposal is being composed
-the expert plays its steps without searching; the steps of a proposal it did not plan are the
-policy's.
+same steps. A proposal its composer would cancel is no candidate, except as the policy's
+own choice: the hard player then starts it and cancels, which spends the turn's one proposal
+and leaves its next choice to be made without it; the expert's policy candidate is the same
+(starting and cancelling at once), so that its next decisions start from hard's position.
+While a chosen proposal is being composed the expert plays its steps without searching; the
+steps of a proposal it did not plan are the policy's.
 
 **The simulations.** Each simulation starts from ``Game.determinise(seat, rng)``: a copy in which
 what the expert's seat cannot see is drawn afresh (the other seats' Exchange hands, of their
@@ -65,7 +67,9 @@ from byapar_checkpoints import shipped
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, ActionKind, Game, Phase
 from byapar_env.businessman import board as B
 from byapar_env.businessman.action_table import NUM_ACTIONS
+from byapar_env.businessman.actions import CANCEL_TRADE
 from byapar_env.businessman.observation import encode
+from byapar_env.businessman_v0 import TurnCaps
 from byapar_env.engine.errors import ByaparError
 
 from ..expert import pick
@@ -326,10 +330,20 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
             sums = policy_choose(game, seat, legal)  # the hard player's sums, not the network
             add((sums,), float(probs[ACTION_ID[sums]]), "policy")
         else:
-            for i in order:
-                if add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),
-                       "policy"):
-                    break
+            first = self._steps(game, seat, ALL_ACTIONS[order[0]], policy_choose)
+            if first[0].kind == K.START_TRADE and first[-1].kind != K.SUBMIT_TRADE:
+                # The hard player starts this proposal and cancels it: that spends the turn's
+                # proposal (the engine allows one), and its next choice is made without it.
+                # The expert does the same, starting and cancelling at once. Skipping to the
+                # network's next most likely action instead would be a move hard never makes
+                # here, and one that recurs (a pledge, then a redemption, each at a cost).
+                out.append(Candidate((first[0], CANCEL_TRADE), float(probs[order[0]]),
+                                     "policy"))
+            else:
+                for i in order:
+                    if add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose),
+                           float(probs[i]), "policy"):
+                        break
         for i in order[:TOP_K]:
             if probs[i] >= PRIOR_FLOOR:
                 add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),
@@ -408,10 +422,15 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
             game.apply(a)
         for i, m in enumerate(mediums):
             m.reset(seed + i)
+        # The rollouts play under the per-turn caps, as every real table does: without them a
+        # deterministic policy that pledges and redeems, or starts and cancels a proposal,
+        # could repeat itself forever within one turn.
+        caps = TurnCaps()
+        caps.start(game)
         while not game.is_over and (game.round, game.turn) < stop:
-            legal = game.legal_actions()
+            legal = caps.legal_actions(game)
             s = game.current_player
-            game.apply(legal[0] if len(legal) == 1 else players[s].choose(game, s, legal))
+            caps.apply(game, legal[0] if len(legal) == 1 else players[s].choose(game, s, legal))
         return rent_score(game, seat) if value == "rent" else score(game, seat)
 
 
