@@ -19,7 +19,7 @@ from byapar_agents.businessman import (
     make_agent,
     play_game,
 )
-from byapar_agents.businessman.expert import compose, rent_score, score
+from byapar_agents.businessman.expert import MIN_PAIRS, compose, rent_score, score
 from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
 
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules
@@ -294,6 +294,21 @@ def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:
         if choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE:
             break
     assert cancelled >= 1 and (choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 5)])
+def test_with_the_search_silent_the_expert_plays_the_hard_players_game(players: int,
+                                                                        seed: int) -> None:
+    """Below ``MIN_PAIRS`` simulations no candidate can overrule the policy's: the expert in
+    seat 0 then plays the very game the hard player plays there, to the last decision (at four
+    seats it did not while it skipped the proposals the policy cancels)."""
+    assert MIN_PAIRS > 5
+    rules = Rules(num_players=players, max_rounds=20)
+    expert_game, hard_game = Game(rules, seed=seed), Game(rules, seed=seed)
+    others = [make_agent("hard") for _ in range(players - 1)]
+    play_game(expert_game, [make_agent("expert-h1@5", seed=0), *others])
+    play_game(hard_game, [make_agent("hard"), *others])
+    assert expert_game.is_over and expert_game.to_json() == hard_game.to_json()
 
 
 def test_names_and_options() -> None:

@@ -435,5 +435,5 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
 
 
 __all__ = ["DEFAULT_HORIZON_ROUNDS", "DEFAULT_ROLLOUT", "DEFAULT_SIMS", "DEFAULT_VALUE",
-           "Candidate", "Evaluation", "ExpertBusinessmanPlayer", "ExpertOptionError",
+           "Candidate", "Evaluation", "ExpertBusinessmanPlayer", "ExpertOptionError", "MIN_PAIRS",
            "ROLLOUT_MODES", "VALUE_MODES", "check_options", "compose", "rent_score", "score"]
