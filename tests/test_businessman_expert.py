@@ -376,3 +376,21 @@ def test_the_rent_score_counts_the_rent_lots_should_still_bring() -> None:
     assert rent_score(game, 0) > 0.5  # the rent Bakery should bring over the turns left
     game.mortgaged[6], game.pledge_lap[6] = True, 0
     assert rent_score(game, 0) == pytest.approx(score(game, 0))  # a pledged lot brings none
+
+
+def test_the_paired_bench_plays_the_same_games_with_the_control() -> None:
+    """``bench.businessman_expert --control``: the control plays the first player's seats of the
+    same games. The silent expert (below ``MIN_PAIRS``) plays hard's games, so against hard as
+    the control every pair is equal."""
+    from bench.businessman_expert import main
+
+    result = main(["--players", "expert-h1@5,hard", "--control", "hard", "--games", "4",
+                   "--rounds", "6", "--workers", "1"])
+    assert result["games"] == 4 and result["control"] == "hard"
+    assert result["control_win_rate"] == result["win_rate"]
+    assert result["difference"] == 0.0 and result["difference_ci95"] == [0.0, 0.0]
+    assert result["only_hero_won"] == result["only_control_won"] == 0
+    assert result["sign_test_p"] == 1.0
+    result = main(["--players", "expert-h1@2,hard", "--control", "random", "--games", "4",
+                   "--rounds", "6"])
+    assert result["only_hero_won"] >= 1 and result["control_win_rate"] < result["win_rate"]
