@@ -332,18 +332,15 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
         else:
             first = self._steps(game, seat, ALL_ACTIONS[order[0]], policy_choose)
             if first[0].kind == K.START_TRADE and first[-1].kind != K.SUBMIT_TRADE:
-                # The hard player starts this proposal and cancels it: that spends the turn's
-                # proposal (the engine allows one), and its next choice is made without it.
-                # The expert does the same, starting and cancelling at once. Skipping to the
-                # network's next most likely action instead would be a move hard never makes
-                # here, and one that recurs (a pledge, then a redemption, each at a cost).
+                # The hard player starts this proposal and cancels it: that spends one of the
+                # turn's proposals (the engine allows three), and its next choice is made with
+                # one fewer. The expert does the same, starting and cancelling at once.
+                # Skipping to the network's next most likely action instead would be a move
+                # hard never makes here, and one that recurs (a pledge, then a redemption).
                 out.append(Candidate((first[0], CANCEL_TRADE), float(probs[order[0]]),
                                      "policy"))
             else:
-                for i in order:
-                    if add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose),
-                           float(probs[i]), "policy"):
-                        break
+                add(first, float(probs[order[0]]), "policy")
         for i in order[:TOP_K]:
             if probs[i] >= PRIOR_FLOOR:
                 add(self._steps(game, seat, ALL_ACTIONS[i], policy_choose), float(probs[i]),
