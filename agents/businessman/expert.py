@@ -13,9 +13,10 @@ is at least ``PRIOR_FLOOR`` (``TOP_K`` of its ids looked at), and the medium pla
 A trade proposal is one candidate from its first step to its submission: the policy's (or
 medium's) composition is played out on a copy of the position, and the expert then submits the
 same steps. A proposal its composer would cancel is no candidate, except as the policy's
-own choice: the hard player then starts it and cancels, which spends the turn's one proposal
-and leaves its next choice to be made without it; the expert's policy candidate is the same
-(starting and cancelling at once), so that its next decisions start from hard's position.
+own choice: the hard player then starts it and cancels, which spends one of the turn's three
+proposals and leaves its next choice to be made with one fewer; the expert's policy candidate
+is the same (starting and cancelling at once), so that its next decisions start from hard's
+position.
 While a chosen proposal is being composed the expert plays its steps without searching; the
 steps of a proposal it did not plan are the policy's.
 
