@@ -50,6 +50,7 @@ from byapar_env.action_table import ACTIONS, engine_action, legal_ids
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.observation import OBSERVATION_SIZE, encode
+from byapar_env.stats import paired_mean_se
 from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
@@ -233,13 +234,7 @@ def rollout_seeds(seed: int) -> random.Random:
 
 
 def paired_edge(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """Mean of ``a - b`` over paired rollouts and its standard error (0 with one pair)."""
+    """Mean of ``a - b`` over paired rollouts and its standard error (0 with one pair); pairs
+    beyond the shorter sequence are left out."""
     n = min(len(a), len(b))
-    if n == 0:
-        return 0.0, 0.0
-    diffs = [a[i] - b[i] for i in range(n)]
-    mean = sum(diffs) / n
-    if n == 1:
-        return mean, 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, (var / n) ** 0.5
+    return paired_mean_se(a[:n], b[:n])
