@@ -15,20 +15,17 @@ policy alone does, as the hard player did before.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from byapar_checkpoints import shipped
 
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .network import CheckpointError, NumpyPolicy, load_checkpoint
+from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
 from .value import ValueNet, shipped_value
 
-_FOLDER_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 DEFAULT_CHECKPOINT = shipped("hard")
 
 
@@ -70,23 +67,3 @@ class LearnedPlayer:
         no action taken) is the form the environment shows it."""
         policy = self.policy_for(game.num_players)
         return safe_answers(policy, self.value, game, offers)
-
-
-def specialist_folders(folder: Path, meta: dict) -> dict[int, Path]:
-    """The table specialists a checkpoint's meta.json names, checked: {table size: folder}."""
-    named = meta.get("table_specialists", {})
-    if not isinstance(named, dict):
-        raise CheckpointError(f"checkpoint {folder}: table_specialists must map a table size "
-                              f"to a sub-folder, got {named!r}")
-    out = {}
-    sizes = {str(n): n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-    for key, sub in named.items():
-        if key not in sizes:
-            raise CheckpointError(f"checkpoint {folder}: table_specialists key {key!r} is not a "
-                                  f"table size from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if not isinstance(sub, str) or not _FOLDER_NAME.fullmatch(sub) or sub in (".", ".."):
-            raise CheckpointError(f"checkpoint {folder}: table_specialists[{key!r}] must name a "
-                                  f"sub-folder of the checkpoint (letters, digits, _ . -), "
-                                  f"got {sub!r}")
-        out[sizes[key]] = folder / sub
-    return out

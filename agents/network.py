@@ -9,6 +9,7 @@ action table or board.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,10 +17,12 @@ import numpy as np
 from byapar_env.action_table import ACTION_VERSION, NUM_ACTIONS, action_table_hash
 from byapar_env.engine.board import BOARD_HASH
 from byapar_env.engine.errors import ByaparError
+from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION
 
 CHECKPOINT_FORMAT = "byapar-policy"
 CHECKPOINT_VERSION = 1
+_FOLDER_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
 
@@ -197,3 +200,25 @@ def load_checkpoint(folder: str | Path, fmt: str = CHECKPOINT_FORMAT,
             raise CheckpointError(f"checkpoint {folder}: layer {i} holds NaN or infinite "
                                   "weights; weights must be finite numbers")
     return NumpyPolicy(layers, meta.get("activation", "tanh")), meta
+
+
+def specialist_folders(folder: Path, meta: dict, min_players: int = MIN_PLAYERS,
+                       max_players: int = MAX_PLAYERS) -> dict[int, Path]:
+    """The table specialists a checkpoint's meta.json names, checked: {table size: folder}.
+    The sizes allowed are the game's, ``min_players`` to ``max_players`` (Byapar's by default)."""
+    named = meta.get("table_specialists", {})
+    if not isinstance(named, dict):
+        raise CheckpointError(f"checkpoint {folder}: table_specialists must map a table size "
+                              f"to a sub-folder, got {named!r}")
+    out = {}
+    sizes = {str(n): n for n in range(min_players, max_players + 1)}
+    for key, sub in named.items():
+        if key not in sizes:
+            raise CheckpointError(f"checkpoint {folder}: table_specialists key {key!r} is not a "
+                                  f"table size from {min_players} to {max_players}")
+        if not isinstance(sub, str) or not _FOLDER_NAME.fullmatch(sub) or sub in (".", ".."):
+            raise CheckpointError(f"checkpoint {folder}: table_specialists[{key!r}] must name a "
+                                  f"sub-folder of the checkpoint (letters, digits, _ . -), "
+                                  f"got {sub!r}")
+        out[sizes[key]] = folder / sub
+    return out

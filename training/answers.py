@@ -160,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     """Check the options, list and label the offers, fit, and write the checkpoint."""
     args = build_parser().parse_args(argv)
     from byapar_agents import make_agent
-    from byapar_agents.hard import LearnedPlayer, specialist_folders
-    from byapar_agents.network import load_checkpoint, single_thread_blas
+    from byapar_agents.hard import LearnedPlayer
+    from byapar_agents.network import load_checkpoint, single_thread_blas, specialist_folders
     from byapar_agents.value import shipped_value
 
     from byapar_harness.offer_exploit import POSITION_TABLES, sample_positions

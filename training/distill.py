@@ -47,8 +47,8 @@ from pathlib import Path
 import numpy as np
 from byapar_agents import LEVEL_NAMES, PANEL_NAMES, expert_options, make_agent
 from byapar_agents.expert import ExpertPlayer
-from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer, specialist_folders
-from byapar_agents.network import load_checkpoint
+from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.network import load_checkpoint, specialist_folders
 
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env

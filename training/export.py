@@ -43,8 +43,7 @@ def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
     ``average`` the mean of the weights of those pool snapshots; with ``table_size``, as the
     specialist of checkpoint ``name`` for tables of that size. An existing checkpoint (or
     specialist) is overwritten only with ``force``."""
-    from byapar_agents.hard import specialist_folders
-    from byapar_agents.network import average_policies, load_checkpoint
+    from byapar_agents.network import average_policies, load_checkpoint, specialist_folders
 
     if snapshot is not None and average:
         raise ExportError("give --snapshot or --average, not both")
@@ -157,8 +156,7 @@ def _is_shipped(folder: Path) -> bool:
 def _loadable_specialists(parent: Path) -> dict[str, str]:
     """The specialists of an existing checkpoint that still load here (exporting the main policy
     again keeps them); one that no longer loads is dropped, with a line saying why."""
-    from byapar_agents.hard import specialist_folders
-    from byapar_agents.network import CheckpointError, load_checkpoint
+    from byapar_agents.network import CheckpointError, load_checkpoint, specialist_folders
 
     old = parent / "meta.json"
     if not old.is_file():

@@ -93,8 +93,7 @@ def _read_meta(folder: Path) -> dict:
 def plan(folder: str | Path) -> list[tuple[Path, dict]]:
     """The ``meta.json`` files to rewrite for ``folder`` and its table specialists, each with
     its new content; RestampError if any of them may not be restamped."""
-    from byapar_agents.hard import specialist_folders
-    from byapar_agents.network import CheckpointError, expected_meta
+    from byapar_agents.network import CheckpointError, expected_meta, specialist_folders
 
     folder = Path(folder)
     meta = _read_meta(folder)

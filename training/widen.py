@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from byapar_agents.hard import specialist_folders
-from byapar_agents.network import expected_meta
+from byapar_agents.network import expected_meta, specialist_folders
 
 from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION

@@ -314,7 +314,8 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
         mask = np.zeros(NUM_ACTIONS, np.int8)
         ids = sorted(ACTION_ID[a] for a in legal)
         mask[ids] = 1
-        probs = self.learned.policy.probabilities(encode(game.view(seat)), mask)
+        probs = self.learned.policy_for(game.num_players).probabilities(encode(game.view(seat)),
+                                                                         mask)
         order = sorted(ids, key=lambda i: (-probs[i], i))
         out: list[Candidate] = []
 

@@ -6,6 +6,11 @@ observation (``byapar_env.businessman.observation``), action table and board; an
 refused with ``CheckpointError``. It reads only its seat's view (``Game.view``: its own Exchange
 hand, never another's) and plays the most likely of the legal actions it is given (the caps of
 ``businessman_v0`` applied by whoever seats it: ``play_game`` or the environment's mask).
+
+As for Byapar's hard player, a checkpoint may name table specialists in its ``meta.json``
+(``"table_specialists": {"2": "table_2"}``, written by ``byapar export --table-size 2``): a
+sub-folder's policy plays the games that started with that many players, the folder's own
+policy every other table.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ import numpy as np
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, Game
 from byapar_env.businessman.action_table import NUM_ACTIONS
 from byapar_env.businessman.observation import encode
+from byapar_env.businessman.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from ..network import NumpyPolicy, load_checkpoint
+from ..network import NumpyPolicy, load_checkpoint, specialist_folders
 from .base import BusinessmanPlayer
 
 POLICY_FORMAT = "businessman-policy"
@@ -31,17 +37,24 @@ class LearnedBusinessmanPlayer(BusinessmanPlayer):
         self.folder = Path(folder)
         self.policy, self.meta = load_checkpoint(self.folder, fmt=POLICY_FORMAT)
         self.name = name or self.meta.get("name", self.folder.name)
+        self.specialists: dict[int, NumpyPolicy] = {
+            size: load_checkpoint(sub, fmt=POLICY_FORMAT)[0]
+            for size, sub in specialist_folders(self.folder, self.meta, MIN_PLAYERS,
+                                                MAX_PLAYERS).items()}
 
     def policy_for(self, num_players: int) -> NumpyPolicy:
-        """The policy that plays a table of ``num_players`` (one for every size)."""
-        return self.policy
+        """The policy that plays a table of ``num_players``: its specialist, if the checkpoint
+        names one, else the main policy."""
+        return self.specialists.get(num_players, self.policy)
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         """The most likely of ``legal`` (masked to exactly those actions)."""
         mask = np.zeros(NUM_ACTIONS, np.int8)
         mask[[ACTION_ID[a] for a in legal]] = 1
-        return ALL_ACTIONS[self.policy.act(encode(game.view(seat)), mask)]
+        policy = self.policy_for(game.num_players)
+        return ALL_ACTIONS[policy.act(encode(game.view(seat)), mask)]
 
     def act(self, env, seat: int) -> int:
         view = env.observe(env.possible_agents[seat])
-        return self.policy.act(view["observation"], view["action_mask"])
+        policy = self.policy_for(len(env.possible_agents))
+        return policy.act(view["observation"], view["action_mask"])
