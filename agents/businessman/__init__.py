@@ -25,6 +25,9 @@ from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
 AGENT_NAMES = ("random", "easy", "medium", "hard", "expert")
+# "hard:FOLDER": the hard player (its sums in two phases) over the network of FOLDER, to measure
+# a checkpoint as it would be shipped; a bare FOLDER seats the network alone.
+HARD_OVER = "hard:"
 # The expert's variants: "-medium", "-hard" or "-mixed" names who plays the rollouts (medium by
 # default); "-hN" the horizon in rounds, "-end" rollouts to the game's end; "-share" or "-rent"
 # how a simulation is scored at its horizon (net-worth share by default, or with the rent the
@@ -53,9 +56,9 @@ def expert_options(name: object) -> dict | None:
 
 
 def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
-    """A fresh Businessman player by name (``random`` and the expert take the seed), or the
-    player of a Businessman policy checkpoint folder (``CheckpointError`` if it cannot be
-    used)."""
+    """A fresh Businessman player by name (``random`` and the expert take the seed), the
+    player of a Businessman policy checkpoint folder, or ``hard:FOLDER``, the hard player over
+    that folder's network (``CheckpointError`` if the folder cannot be used)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "easy":
@@ -64,6 +67,12 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return MediumPlayer()
     if name == "hard":  # the policy trained by byapar train --game businessman, and sums
         return HardBusinessmanPlayer()
+    if isinstance(name, str) and name.startswith(HARD_OVER):  # hard's sums over another network
+        folder = name[len(HARD_OVER):]
+        if not folder or not Path(folder).is_dir():
+            raise ValueError(f"{name!r}: {HARD_OVER}FOLDER needs a Businessman checkpoint folder "
+                             f"after the colon, got {folder!r}")
+        return HardBusinessmanPlayer(folder, name=name)
     options = expert_options(name)
     if options is not None:  # ExpertOptionError (a ValueError) for sims or a horizon out of range
         player = ExpertBusinessmanPlayer(seed=seed, **options)
@@ -72,8 +81,8 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
     if isinstance(name, str) and name and Path(name).is_dir():
         return LearnedBusinessmanPlayer(name)
     raise ValueError(f"unknown Businessman player {name!r}: expected one of "
-                     f"{', '.join(AGENT_NAMES)} (expert@SIMS and other expert variants) or a "
-                     "checkpoint folder")
+                     f"{', '.join(AGENT_NAMES)} (expert@SIMS and other expert variants), "
+                     f"{HARD_OVER}FOLDER or a checkpoint folder")
 
 
 __all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "ExpertBusinessmanPlayer",

@@ -15,7 +15,9 @@ handing only these two phases to the sums raised the policy's win rate from 47.2
 heads-up against medium and from 43.9% to 52.4% against three medium players, where handing
 it any other phase changed little or lost (docs/businessman_env.md, "The shipped hard").
 ``LearnedBusinessmanPlayer`` still seats the bare policy (``byapar arena --players
-checkpoints/businessman_hard,...``).
+checkpoints/businessman_hard,...``), and ``make_agent("hard:FOLDER")`` this player over another
+checkpoint's policy. At tables of two the policy is the checkpoint's heads-up specialist
+(``LearnedBusinessmanPlayer.policy_for``).
 """
 
 from __future__ import annotations
