@@ -9,13 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from byapar_agents.businessman import HardBusinessmanPlayer, LearnedBusinessmanPlayer
+from byapar_agents.businessman import HardBusinessmanPlayer, LearnedBusinessmanPlayer, make_agent
 from byapar_agents.businessman.learned import POLICY_FORMAT
 from byapar_agents.network import CheckpointError, NumpyPolicy, load_checkpoint
 from byapar_checkpoints import shipped
 
 from byapar_env.businessman import ACTION_ID, Game, Rules
 from byapar_env.businessman_v0 import raw_env
+from byapar_harness.arena import ArenaConfig, ArenaError, validate
 
 
 def _forcing_policy(folder: Path, action_id: int) -> NumpyPolicy:
@@ -90,6 +91,7 @@ def test_a_specialist_for_no_table_size_is_refused(tmp_path, key, message) -> No
 def test_a_byapar_specialist_in_a_businessman_checkpoint_is_refused(tmp_path) -> None:
     folder = tmp_path / "bm"
     shutil.copytree(shipped("businessman_hard"), folder)
+    shutil.rmtree(folder / "table_2", ignore_errors=True)
     shutil.copytree(shipped("hard"), folder / "table_2",
                     ignore=shutil.ignore_patterns("table_*"))
     meta = json.loads((folder / "meta.json").read_text())
@@ -107,3 +109,45 @@ def test_the_experts_policy_candidate_is_the_specialists(tmp_path) -> None:
     expert = ExpertBusinessmanPlayer(checkpoint=_with_specialist(tmp_path, forced), seed=0)
     candidates, policy_index = expert.candidates(heads_up)
     assert ACTION_ID[candidates[policy_index].actions[0]] == forced
+
+
+
+def test_the_shipped_hard_has_a_heads_up_specialist_and_plays_it() -> None:
+    player = LearnedBusinessmanPlayer(shipped("businessman_hard"))
+    assert set(player.specialists) == {2}
+    assert player.policy_for(2) is player.specialists[2]
+    assert all(player.policy_for(n) is player.policy for n in (3, 4, 5, 6))
+    main_only = LearnedBusinessmanPlayer(shipped("businessman_hard"))
+    main_only.specialists.clear()
+    # Along one seeded heads-up game played by the shipped player, the specialist's choice
+    # differs from the main policy's somewhere: the heads-up network is a network of its own.
+    game = Game(Rules(num_players=2), seed=5)
+    differ = 0
+    for _ in range(300):
+        if game.is_over:
+            break
+        seat, legal = game.current_player, game.legal_actions()
+        choice = player.choose(game, seat, legal)
+        differ += choice != main_only.choose(game, seat, legal)
+        game.apply(choice)
+    assert differ > 0
+
+
+def test_hard_over_a_folder_is_the_hard_player_with_that_network(tmp_path) -> None:
+    heads_up = _opening(2)
+    forced = _forced_action(heads_up)
+    folder = _with_specialist(tmp_path, forced)
+    player = make_agent(f"hard:{folder}")
+    assert isinstance(player, HardBusinessmanPlayer)
+    assert player.name == f"hard:{folder}"
+    legal = heads_up.legal_actions()
+    assert ACTION_ID[player.choose(heads_up, heads_up.current_player, legal)] == forced
+    assert ACTION_ID[make_agent("hard").choose(heads_up, heads_up.current_player, legal)] != forced
+
+
+@pytest.mark.parametrize("name", ["hard:", "hard:no/such/folder"])
+def test_hard_over_no_folder_is_refused_by_name_and_by_the_arena(name) -> None:
+    with pytest.raises(ValueError, match="hard:FOLDER needs a Businessman checkpoint folder"):
+        make_agent(name)
+    with pytest.raises(ArenaError, match="hard:FOLDER needs"):
+        validate(ArenaConfig(players=(name, "medium"), games=1, game="businessman", rounds=20))
