@@ -111,7 +111,6 @@ def test_the_experts_policy_candidate_is_the_specialists(tmp_path) -> None:
     assert ACTION_ID[candidates[policy_index].actions[0]] == forced
 
 
-
 def test_the_shipped_hard_has_a_heads_up_specialist_and_plays_it() -> None:
     player = LearnedBusinessmanPlayer(shipped("businessman_hard"))
     assert set(player.specialists) == {2}
