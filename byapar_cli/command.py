@@ -99,7 +99,9 @@ def arena_parser() -> ArgumentParser:
     ap.add_argument("--players", default=",".join(ArenaConfig.players),
                     help=f"comma-separated player kinds, one per seat ({MIN_PLAYERS} to "
                          f"{MAX_PLAYERS}): random, easy, "
-                         "medium, hard, a panel name or a checkpoint folder")
+                         "medium, hard, a panel name or a checkpoint folder (with --game "
+                         "businessman: random, easy, medium, hard, expert, hard:FOLDER or a "
+                         "checkpoint folder)")
     ap.add_argument("--games", type=int, default=ArenaConfig.games,
                     help=f"games, from 1 to {MAX_GAMES:,}")
     ap.add_argument("--seed", type=int, default=ArenaConfig.seed,
