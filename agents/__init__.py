@@ -30,8 +30,10 @@ from .population import is_population_name, make_population
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
-# The hard player before its trade answers were guarded (agents.trade_guard): for comparisons.
-VARIANT_NAMES = ("hard-unguarded", "hard-swaps")
+# The hard player trading as earlier releases did, for comparisons: its policy alone
+# ("hard-unguarded"), and the policy's answers checked with fixed caps (agents.trade_guard,
+# "hard-guarded"); the shipped hard trades by the deal judgement (agents.deals).
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
@@ -105,11 +107,9 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, safe_trades=False)
-    if name == "hard-swaps":  # the hard player offering group-completing swaps (agents.swaps)
-        from .swaps import SwappingPlayer
-
-        return SwappingPlayer()
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy")
+    if name == "hard-guarded":
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
     if Path(name).is_dir():
         return LearnedPlayer(name)
     raise UnknownAgentError(

@@ -102,6 +102,7 @@ import numpy as np
 
 from byapar_env.action_table import (
     ACTIONS,
+    CANCEL_ID,
     ROLL_ID,
     SUBMIT_ID,
     TRADE_MONEY_IDS,
@@ -119,6 +120,7 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
 from .base import EnginePlayer
+from .deals import DealMemory, accepts_pending
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
 from .search import (
@@ -132,7 +134,6 @@ from .search import (
     search_root,
 )
 from .trade_finder import find_offers
-from .trade_guard import pending_passes_check
 from .value import shipped_value
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
@@ -366,6 +367,11 @@ class ExpertPlayer(EnginePlayer):
         self._following = False  # the policy composes the draft open in the environment
         self._offered: dict[tuple, int] = {}  # (target, give, take) of offers made: the round
         self._found: tuple[tuple, list] = ((), [])  # the finder's last answer, by position
+        # As the hard player: the deal module's offers and the policy's, never one repeated
+        # while its places stand as they did; after cancelling a repeat, no more this turn.
+        self._deals = DealMemory()
+        self._deal_offer: tuple[int, Action | None] = (-1, None)  # (turn, the module's offer)
+        self._quiet_turn = -1
 
     # ------------------------------------------------------------------ playing
     def act(self, env: raw_env, seat: int) -> int:
@@ -376,7 +382,14 @@ class ExpertPlayer(EnginePlayer):
         the hard player's game, decision for decision."""
         if env.draft is not None and self._following:
             obs = env.observe(env.possible_agents[seat])
-            return self.policy(env.game).act(obs["observation"], obs["action_mask"])
+            i = self.policy(env.game).act(obs["observation"], obs["action_mask"])
+            if i == SUBMIT_ID:  # as the hard player: a repeated offer is cancelled
+                offer = env.draft.offer()
+                if self._deals.is_repeat(env.game, offer):
+                    self._quiet_turn = env.game.turn_count
+                    return CANCEL_ID
+                self._deals.remember(env.game, offer)
+            return i
         self._following = False
         self.known_pre_roll = env.pre_roll_actions
         turn, undo = self._turn_key, set(self._no_undo)
@@ -461,8 +474,8 @@ class ExpertPlayer(EnginePlayer):
             self._end = math.inf
         guarded = (game.phase == Phase.TRADE_ANSWER
                    and candidates[choice].action == A.ACCEPT_TRADE
-                   and not pending_passes_check(game, shipped_value()))
-        if guarded:  # the guarded answer (agents.trade_guard): decline
+                   and not accepts_pending(game, self.learned.value))
+        if guarded:  # the deal judgement refuses it (agents.deals): decline
             choice = next((i for i, c in enumerate(candidates)
                            if c.action == A.REJECT_TRADE), len(candidates))
             if choice == len(candidates):
@@ -536,14 +549,26 @@ class ExpertPlayer(EnginePlayer):
             out.append(Candidate(action, prior, source, start_id=start_id))
             return True
 
-        # The policy's own choice first; a trade offer it would compose, if it starts one.
+        # The hard player's choice first: the deal module's answer to an offer or its offer
+        # before rolling (once a turn), else the policy's own choice, a trade offer it would
+        # compose if it starts one.
+        deal = self._deal_choice(game)
+        if deal is not None:
+            add(deal, 1.0, "deal module")
         cancelled = None  # a trade draft the policy would start and then cancel
+        quiet = self._quiet_turn == game.turn_count
         for i in order:
+            if out:
+                break
             if ACTIONS[i].kind != _TRADE_START:
                 if add(engine_action(game, i), float(probs[i]), "policy", cancelled):
                     break
-            else:
+            elif not quiet:
                 offer = policy_offer(policy, game, seat, i, pre_roll_actions)
+                if offer is not None and self._deals.is_repeat(game, offer):
+                    # the hard player composes it, cancels it at the end and offers nothing
+                    # more this turn
+                    offer, quiet = None, True
                 if offer is not None:
                     if add(offer, float(probs[i]), "policy",
                            i if cancelled is None else cancelled):
@@ -569,6 +594,23 @@ class ExpertPlayer(EnginePlayer):
                 for offer in self.found_offers(game, pre_roll_actions, policy):
                     add(offer, 0.0, "trade finder")
         return out, 0
+
+    def _deal_choice(self, game: Game) -> Action | None:
+        """The hard player's trade choice where the deal module makes it (``agents.deals``):
+        its answer to a pending offer; before rolling, its offer of the turn (asked once a
+        turn, at the turn's first decision), or None."""
+        value = self.learned.value
+        if value is None:
+            return None
+        if game.phase == Phase.TRADE_ANSWER:
+            return A.ACCEPT_TRADE if accepts_pending(game, value) else A.REJECT_TRADE
+        if game.phase != Phase.PRE_ROLL:
+            return None
+        if self._deal_offer[0] != game.turn_count:
+            self._deal_offer = (game.turn_count, self._deals.propose(game, value))
+            offer = self._deal_offer[1]
+            return offer if offer is not None and _playable(game, offer) else None
+        return None
 
     def found_offers(self, game: Game, pre_roll_actions: int, policy: NumpyPolicy
                      ) -> list[Action]:

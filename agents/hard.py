@@ -1,63 +1,148 @@
-"""The hard player: policies learned by self-play, read from ``checkpoints/hard/``.
+"""The hard player: policies learned by self-play, read from ``checkpoints/hard/``, trading by
+the deal judgement of ``agents.deals``.
 
-It reads only its observation and mask and plays the most likely legal action. A checkpoint may
-name table specialists in its ``meta.json`` (``"table_specialists": {"2": "table_2"}``): a
-sub-folder holding a checkpoint trained further on tables of that size, played when the game
-started with that many players; the folder's own policy plays every other table. Loading needs
-numpy alone; a checkpoint made for another observation layout, action table or board, or a
-damaged one, is refused with ``CheckpointError``.
+It reads its observation and mask and plays the policy's most likely legal action, except in
+trades. A checkpoint may name table specialists in its ``meta.json`` (``"table_specialists":
+{"2": "table_2"}``): a sub-folder holding a checkpoint trained further on tables of that size,
+played when the game started with that many players; the folder's own policy plays every other
+table. Loading needs numpy alone; a checkpoint made for another observation layout, action
+table or board, or a damaged one, is refused with ``CheckpointError``.
 
-Its answers to trade offers are guarded (``safe_trades``, on by default): it accepts only what
-the policy accepts in the canonical form and the value network's check passes
-(``agents.trade_guard``); ``safe_trades=False`` (the name ``hard-unguarded``) answers as the
-policy alone does, as the hard player did before.
+How it trades is ``trades``:
+
+- ``"deals"`` (the default, the name ``hard``): its answers are the deal judgement's
+  (``agents.deals.refusal``); before rolling, once a turn, it makes the deal module's offer if
+  there is one (swaps and purchases that complete a group, sales, denials), composed step by
+  step through the environment; the policy's own offers are made too, but never one that the
+  seat made before while the places it touches stand as they did (``agents.deals.DealMemory``,
+  one per game and seat): a repeat is cancelled and the policy offers nothing more that turn.
+- ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
+  canonical form, checked by the value network with fixed caps (``agents.trade_guard``); the
+  policy's offers as it composes them.
+- ``"policy"`` (the name ``hard-unguarded``): the policy alone, answers and offers.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from pathlib import Path
 
+import numpy as np
 from byapar_checkpoints import shipped
 
+from byapar_env.action_table import CANCEL_ID, SUBMIT_ID, TRADE_START_IDS
 from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase
 
+from .deals import DealMemory, accepts_pending, appraise, refusal
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
 from .value import ValueNet, shipped_value
 
 DEFAULT_CHECKPOINT = shipped("hard")
+TRADE_MODES = ("deals", "guard", "policy")
+
+
+class _Seat:
+    """One seat's trading state in one game: its deal memory, the steps of an offer being
+    composed, and the turn in which its policy may offer no more."""
+
+    __slots__ = ("memory", "steps", "quiet_turn")
+
+    def __init__(self) -> None:
+        self.memory = DealMemory()
+        self.steps: list[int] = []
+        self.quiet_turn = -1
 
 
 class LearnedPlayer:
     """A player from any checkpoint folder."""
 
     def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
-                 safe_trades: bool = True, value: ValueNet | None = None):
+                 safe_trades: bool = True, value: ValueNet | None = None,
+                 trades: str | None = None):
         self.folder = Path(folder)
-        self.safe_trades = safe_trades
-        self.value = (value or shipped_value()) if safe_trades else None
+        self.trades = trades or ("deals" if safe_trades else "policy")
+        if self.trades not in TRADE_MODES:
+            raise ValueError(f"trades must be one of {', '.join(TRADE_MODES)}, "
+                             f"got {self.trades!r}")
+        self.safe_trades = self.trades != "policy"
+        self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
         self.specialists: dict[int, NumpyPolicy] = {
             size: load_checkpoint(sub)[0] for size, sub in specialist_folders(self.folder,
                                                                               self.meta).items()}
+        # Trading state per game (weakly held: it goes with the game) and seat. One player
+        # object may sit at several seats and, in byapar serve, at several tables at once.
+        self._seats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
 
     def policy_for(self, num_players: int) -> NumpyPolicy:
         """The policy that plays a table of ``num_players``."""
         return self.specialists.get(num_players, self.policy)
 
+    def reset(self, seed: int | None = None) -> None:
+        """Forget every game's trading state."""
+        with self._lock:
+            self._seats = weakref.WeakKeyDictionary()
+
+    def seat_state(self, game: Game, seat: int) -> _Seat:
+        """``seat``'s trading state in ``game``."""
+        with self._lock:
+            seats = self._seats.get(game)
+            if seats is None:
+                seats = self._seats[game] = {}
+            return seats.setdefault(seat, _Seat())
+
     def act(self, env: raw_env, seat: int) -> int:
         game = env.game
-        if self.safe_trades and game.phase == Phase.TRADE_ANSWER and env.draft is None:
+        if self.trades == "policy":
+            return self._policy_act(env, seat)
+        if game.phase == Phase.TRADE_ANSWER and env.draft is None:
             return ACCEPT_ID if self.accepts_pending(game) else REJECT_ID
+        if self.trades == "guard":
+            return self._policy_act(env, seat)
+        return self._dealing_act(env, seat)
+
+    def _dealing_act(self, env: raw_env, seat: int) -> int:
+        game = env.game
+        state = self.seat_state(game, seat)
+        mask = env.observe(env.possible_agents[seat])["action_mask"]
+        if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
+            offer = state.memory.propose(game, self.value)
+            if offer is not None:
+                state.steps = offer_steps(seat, game.num_players, offer)
+        if state.steps:
+            i = state.steps.pop(0)
+            if mask[i]:
+                return i
+            state.steps = []  # the table's caps ended the draft: the policy goes on
+        i = self._policy_act(env, seat, quiet=state.quiet_turn == game.turn_count)
+        if i == SUBMIT_ID and env.draft is not None:
+            offer = env.draft.offer()
+            if state.memory.is_repeat(game, offer):
+                state.quiet_turn = game.turn_count
+                return CANCEL_ID
+            state.memory.remember(game, offer)
+        return i
+
+    def _policy_act(self, env: raw_env, seat: int, quiet: bool = False) -> int:
         obs = env.observe(env.possible_agents[seat])
+        mask = obs["action_mask"]
+        if quiet and any(mask[i] for i in TRADE_START_IDS):
+            mask = np.array(mask, copy=True)
+            mask[list(TRADE_START_IDS)] = 0
         policy = self.policy_for(len(env.possible_agents))
-        return policy.act(obs["observation"], obs["action_mask"])
+        return policy.act(obs["observation"], mask)
 
     def accepts_pending(self, game: Game) -> bool:
-        """Whether it accepts the trade offer pending in ``game``, guarded (see the module
+        """Whether it accepts the trade offer pending in ``game`` (see the module
         docstring)."""
+        if self.trades == "deals":
+            return accepts_pending(game, self.value)
         return safe_pending_answer(self.policy_for(game.num_players), self.value, game)
 
     def accepts(self, game: Game, offers: list[Action]) -> list[bool]:
@@ -65,5 +150,7 @@ class LearnedPlayer:
         before rolling, all at once (the offer exploit test asks thousands). Unguarded, the
         policy's answers in the canonical form, which at the start of a turn (no offer made,
         no action taken) is the form the environment shows it."""
+        if self.trades == "deals":
+            return [refusal(a) is None for a in appraise(game, offers, self.value)]
         policy = self.policy_for(game.num_players)
         return safe_answers(policy, self.value, game, offers)

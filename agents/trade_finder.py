@@ -1,5 +1,5 @@
-"""Trade offers worth simulating: those the learned policy would accept as their target, ranked
-by the value network's gain for the seat that offers them.
+"""Trade offers worth simulating: those the hard player would accept as their target, ranked by
+the value network's gain for the seat that offers them.
 
 The expert's trade candidates otherwise come from two players, each with one idea a turn: the
 policy's own draft and the medium player's offer. The finder goes through a list instead:
@@ -9,14 +9,13 @@ policy's own draft and the medium player's offer. The finder goes through a list
   ``AMOUNTS`` either way, that the engine allows now (``Game.trade_error``) and that touches a
   set (a colour group, the transports, the utilities) in which the side receiving a place owns
   another one: a swap of strays changes little, and listing them would crowd out the rest.
-- **Would it be accepted?** The policy answers as the target, as the hard player does (its most
-  likely answer in the canonical form of ``agents.trade_guard``): one batched forward pass
-  answers every offer to a target. For each target and pair of places only the accepted amount
-  best for the offering seat is kept (the least it pays, the most it is paid).
-- **Is it worth it?** The value network's win chance of the offering seat with the offer
-  accepted, less with it declined (``agents.trade_guard.trade_gains``), one batched pass over
-  the kept offers; the target's change from the same pass, for its value check: a guarded
-  target (every shipped learned player) turns down what fails it, so such offers are not found.
+- **Is it worth it, and would it be accepted?** The deal module's appraisal of each offer
+  (``agents.deals.appraise``: every seat's win chance with it accepted and declined, batched
+  by chunks): the offering seat's gain, and the target's answer by the deal judgement
+  (``agents.deals.refusal``), as the hard player answers; with ``guarded`` off, the policy's
+  own answer instead (its most likely one in the canonical form of ``agents.trade_guard``).
+  For each target and pair of places only the accepted amount best for the offering seat is
+  kept.
 
 ``find_offers`` gives the best few with a gain of at least ``MIN_GAIN``. They are candidates,
 not moves: the expert plays each on its simulations, where the target is the policy or the medium
@@ -30,13 +29,16 @@ import math
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from byapar_env.action_table import TRADE_MONEY_IDS
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
+from .deals import appraise, refusal
 from .network import NumpyPolicy
-from .trade_guard import completes_group, passes_check, policy_accept_chances, trade_gains
+from .trade_guard import policy_accept_chances
 from .value import ValueNet
 
 # Money either way (positive: the offering seat pays), each one of the environment's amounts.
@@ -98,11 +100,11 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
                 skip: frozenset | set = frozenset(), pre_roll_actions: int = 0,
                 guarded: bool = True, deadline: float = math.inf) -> list[FoundOffer]:
     """The best ``limit`` offers the seat to play (before rolling) could make, none of
-    ``skip`` (offers, or ``(target, give, take)`` keys): those the policy would accept as the
-    target, and with ``guarded`` that the target's value check would pass too
-    (``agents.trade_guard``: the shipped learned players guard their answers), with a gain in
-    win chance of at least ``MIN_GAIN``, the largest first. The answers are canonical, so
-    ``pre_roll_actions`` (taken this turn) does not change them.
+    ``skip`` (offers, or ``(target, give, take)`` keys), that the target would accept, with a
+    gain in win chance of at least ``MIN_GAIN``, the largest first. With ``guarded`` the target
+    answers by the deal judgement (``agents.deals``), as every shipped learned player does;
+    without it, as its policy alone does (its canonical answer, which ``pre_roll_actions``
+    taken this turn does not change).
 
     ``deadline`` (``time.perf_counter`` time) is checked before each target's answers and each
     chunk of ``GAIN_CHUNK`` offers' gains: once it has passed, the offers checked so far are
@@ -110,7 +112,7 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
         return []
     seat = game.current_player
-    kept: list[tuple[Action, float]] = []
+    found: list[FoundOffer] = []
     clock = time.perf_counter
     for target in game.active_seats():
         if target == seat:
@@ -121,25 +123,22 @@ def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1
                   if o not in skip and (o.target, o.give, o.take) not in skip]
         if not offers:
             continue
-        best: dict[tuple, tuple[Action, float]] = {}
-        chances = policy_accept_chances(policy, game, seat, offers)
-        for offer, p in zip(offers, chances, strict=True):
-            key = (offer.give, offer.take)
-            # The policy's answer is its most likely one; of the accepted amounts the least paid
-            if p > 0.5 and (key not in best or offer.amount < best[key][0].amount):
-                best[key] = (offer, float(p))
-        kept += best.values()
-    if not kept:
-        return []
-    found = []
-    for i in range(0, len(kept), GAIN_CHUNK):
-        if clock() > deadline:
-            break
-        chunk = kept[i:i + GAIN_CHUNK]
-        theirs, gains = trade_gains(game, [offer for offer, _ in chunk], value)
-        found += [FoundOffer(offer, p, float(g))
-                  for (offer, p), g, t in zip(chunk, gains, theirs, strict=True)
-                  if g >= MIN_GAIN and (not guarded or passes_check(
-                      float(t), float(g), completes_group(game, seat, offer)))]
+        # The policy's accept chance (1 where the deal judgement answers: it accepts or not)
+        chances = (np.ones(len(offers)) if guarded
+                   else policy_accept_chances(policy, game, seat, offers))
+        best: dict[tuple, FoundOffer] = {}
+        for i in range(0, len(offers), GAIN_CHUNK):
+            if clock() > deadline:
+                break
+            chunk = offers[i:i + GAIN_CHUNK]
+            for offer, p, a in zip(chunk, chances[i:i + GAIN_CHUNK],
+                                   appraise(game, chunk, value), strict=True):
+                yes = refusal(a) is None if guarded else p > 0.5
+                key = (offer.give, offer.take)
+                # Of the accepted amounts for the same places, the one best for the offerer
+                if yes and a.offerer_gain >= MIN_GAIN and (
+                        key not in best or a.offerer_gain > best[key].gain):
+                    best[key] = FoundOffer(offer, float(p), float(a.offerer_gain))
+        found += best.values()
     found.sort(key=lambda f: (-f.gain, f.offer))
     return found[:limit]

@@ -30,3 +30,37 @@ def cash_value(weight: float = 0.5) -> ValueNet:
     weights = np.zeros((OBSERVATION_SIZE, 1), np.float32)
     weights[np.flatnonzero(after != before)[0]] = weight  # the seat's own cash, its first entry
     return ValueNet(NumpyPolicy([(weights, np.zeros(1, np.float32))]))
+
+
+class JudgedValue(ValueNet):
+    """A value network whose win chances are ``chances(game)`` (a list, a seat each) for any
+    game not over: exact figures for tests of the deal judgement."""
+
+    def __init__(self, chances) -> None:
+        super().__init__(answering())
+        self._chances = chances
+
+    def win_chances(self, game):
+        return list(self._chances(game))
+
+    def table_chances(self, games):
+        return [list(self._chances(g)) for g in games]
+
+    def seat_chances(self, games, seat):
+        return np.array([self._chances(g)[seat] for g in games])
+
+
+def group_value(game) -> list[float]:
+    """Each seat's chance in proportion to 1 + 2 a colour group it holds whole + its cash in
+    units of Rs 20,000 (0 for a seat that is out): groups and money, as a stub judge sees them."""
+    from byapar_env.engine import board as B
+
+    scores = []
+    for seat in range(game.num_players):
+        if game.bankrupt[seat]:
+            scores.append(0.0)
+            continue
+        whole = sum(all(game.owner[s] == seat for s in group) for group in B.GROUPS.values())
+        scores.append(1 + 2 * whole + game.cash[seat] / 20_000)
+    total = sum(scores)
+    return [s / total for s in scores]

@@ -409,9 +409,11 @@ def _expert_beside_hard(seed: int, rounds: int) -> dict:
         else:
             out["other"].append((game.turn_count, env.pre_roll_actions, env.draft is not None,
                                  ACTIONS[wanted].name, ACTIONS[taken].name))
-        if env.draft is None and expert._following:
-            composing = expert.last.candidates[expert.last.choice]
-            out["follows"] += 1
+        if env.draft is None:
+            # a draft the policy composes (followed), or none: the deal module's offers are
+            # composed from the finished offer, as the hard player composes them
+            composing = expert.last.candidates[expert.last.choice] if expert._following else None
+            out["follows"] += expert._following
         if taken == SUBMIT_ID and composing is not None and composing.start_id is not None:
             out["offers"].append((env.draft.offer(), composing.action))
         env.step(taken)

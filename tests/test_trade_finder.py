@@ -159,24 +159,23 @@ def test_the_finder_stops_at_its_deadline(monkeypatch) -> None:
     assert len(every) > 1
     # A deadline already passed: no target's answers are read, nothing is found.
     assert find_offers(game, accepting, value, limit=100, guarded=False, deadline=0.0) == []
-    # A deadline that passes after the answers: the gains are read in chunks of GAIN_CHUNK
-    # between checks, so only the first chunk is ranked.
+    # A deadline that passes after the first chunk: the offers are appraised in chunks of
+    # GAIN_CHUNK between checks (the clock is read before each target and each chunk), so
+    # only the first chunk of the first target is ranked.
     import byapar_agents.trade_finder as finder
 
     monkeypatch.setattr(finder, "GAIN_CHUNK", 1)
     calls = []
-    real = finder.trade_gains
+    real = finder.appraise
 
     def counting(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(finder, "trade_gains", counting)
+    monkeypatch.setattr(finder, "appraise", counting)
     ticks = iter(range(100))
     monkeypatch.setattr(finder.time, "perf_counter", lambda: next(ticks))
-    targets = len([s for s in game.active_seats() if s != game.current_player])
-    cut = find_offers(game, accepting, value, limit=100, guarded=False,
-                      deadline=targets + 0.5)
+    cut = find_offers(game, accepting, value, limit=100, guarded=False, deadline=1.5)
     assert len(calls) == 1 and len(cut) <= 1 and set(cut) <= set(every)
 
 

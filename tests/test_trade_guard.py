@@ -104,19 +104,22 @@ def test_pending_gains_equal_the_batched_gains() -> None:
     assert pending_gains(pending, value) == pytest.approx((target[0], mine[0]))
 
 
-def test_the_shipped_hard_player_refuses_what_its_policy_would_accept_at_a_loss() -> None:
+def test_the_guarded_players_refuse_what_the_policy_would_accept_at_a_loss() -> None:
     # Seeded positions from real games: the unguarded policy accepts offers that cost it more
-    # than a point of win chance by the value network; the guarded player accepts none, and
-    # accepts a subset of what the policy accepts.
+    # than a point of win chance by the value network; the guarded player (this module) and
+    # the shipped hard player (the deal judgement, agents.deals) accept none of them.
     from byapar_harness.offer_exploit import Answerer, probe_target, sample_positions
 
     positions = sample_positions(4, seed=0)
     raw = probe_target(Answerer("hard-unguarded"), positions, rollouts=2, checked=1)
-    safe = probe_target(Answerer("hard"), positions, rollouts=2, checked=1)
-    assert raw.tried == safe.tried > 0
-    assert raw.bad > 0 and raw.worst_cost > 0.05
-    assert safe.bad == 0 and safe.worst is None
-    assert 0 < safe.accepted < raw.accepted
+    guarded = probe_target(Answerer("hard-guarded"), positions, rollouts=2, checked=1)
+    dealing = probe_target(Answerer("hard"), positions, rollouts=2, checked=1)
+    assert raw.tried == guarded.tried == dealing.tried > 0
+    assert raw.bad > 0 and raw.worst_cost > 0.03
+    assert guarded.bad == 0 and guarded.worst is None
+    assert dealing.bad == 0 and dealing.worst is None
+    assert 0 < guarded.accepted < raw.accepted
+    assert dealing.accepted > 0
 
 
 def test_safe_answers_without_a_value_are_the_policys_answers() -> None:
