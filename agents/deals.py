@@ -37,7 +37,8 @@ among the deals that this module would accept in the target's seat, then among t
 ``DealMemory`` makes it at most one offer a turn and never an offer it made before while the
 places it touches stand as they did (the owner, buildings and mortgage of every place of their
 sets): a refused offer is not repeated while nothing has changed, and the next turn's offer is
-the next on the list.
+the next on the list. A list that gave nothing is gone through again when any place changes
+(owner, buildings, mortgage), or ``RELIST_ROUNDS`` rounds later.
 """
 
 from __future__ import annotations
@@ -60,9 +61,12 @@ MIN_GAIN = 0.02  # what a proposal must gain the proposing seat
 TARGET_LOSS = 0.01  # the most a proposal may cost its target by this module's judgement
 DENIAL_SHARE = 0.5  # of the win chance that a swap between two rivals would cost the seat
 # Money either way (positive: the proposing seat pays), each one of the environment's amounts.
-SWAP_AMOUNTS = (-2000, -1000, -500, 0, 500, 1000, 2000)
-BUY_AMOUNTS = (500, 1000, 1500, 2000, 3000, 4000, 5000)
-SELL_AMOUNTS = (-8000, -6000, -5000, -4000, -3000, -2000)
+SWAP_AMOUNTS = (-2000, -1000, 0, 1000, 2000)
+BUY_AMOUNTS = (500, 1000, 2000, 3000, 5000)
+SELL_AMOUNTS = (-8000, -5000, -3000, -2000)
+# A list that gave no offer is gone through again once the places change, or after as many
+# rounds (cash moves meanwhile): a list is a few dozen positions for the value network.
+RELIST_ROUNDS = 4
 
 
 @dataclass(frozen=True)
@@ -311,10 +315,12 @@ class DealMemory:
 
     last_turn: int = -1  # the turn the list was last gone through
     made: set = field(default_factory=set)
+    idle: tuple = ()  # (places, round) when the list last gave no offer
 
     def reset(self) -> None:
         self.last_turn = -1
         self.made.clear()
+        self.idle = ()
 
     def is_repeat(self, game: Game, offer: Action) -> bool:
         """Whether ``offer`` was made before with its places as they stand now."""
@@ -332,9 +338,14 @@ class DealMemory:
         if game.turn_count == self.last_turn:
             return None
         self.last_turn = game.turn_count
+        places = (tuple(game.owner), tuple(game.buildings), tuple(game.mortgaged))
+        if self.idle and self.idle[0] == places and game.round - self.idle[1] < RELIST_ROUNDS:
+            return None
         skip = {key[0] for key in self.made if offer_key(game, key[0]) == key}
         found = best_offer(game, value, skip)
         if found is None:
+            self.idle = (places, game.round)
             return None
+        self.idle = ()
         self.remember(game, found.offer)
         return found.offer

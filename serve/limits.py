@@ -36,3 +36,6 @@ MAX_EXPERT_SIMS = 256  # the most simulations a decide or analyse call may ask f
 DEFAULT_ANALYSE_ROLLOUTS = 100
 MAX_ANALYSE_ROLLOUTS = 400  # rollouts to the end for the win chances of one analyse call
 ANALYSE_BUDGET_S = 5.0  # and the wall time they may take (fewer are reported if it runs out)
+# Offers a table's people refused that computer seats may not make again (the latest kept): a
+# 40-round game of three computer seats brings a person who refuses everything about 60.
+MAX_REFUSALS = 512

@@ -10,9 +10,9 @@ client that names the version it chose an action in can never have it applied tw
 answers to the last few requests that carried an idempotency key are kept (bounded by count
 and bytes) and sent again for a repeated key. Computer seats' trade offers to people pass
 ``offer_refusal``: at most one a turn to each person, none that asks something for nothing,
-none from a seat the person muted. One a turn also means that no offer a person refused is
-made again in the same position: a position includes the turn count, so it recurs only
-within its turn.
+none from a seat the person muted, and never again an offer the person refused while the
+places it touches stand as they did (their owners, buildings and mortgages:
+``byapar_agents.deals.offer_key``), in any later turn.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from byapar_agents import ExpertPlayer
+from byapar_agents.deals import offer_key
 
 from byapar_env.driver import legal_engine_actions
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
@@ -42,6 +43,7 @@ from .limits import (
     ADVANCE_BUDGET_S,
     IDLE_EVICT_S,
     LOCK_WAIT_S,
+    MAX_REFUSALS,
     MAX_REPLAY_BYTES,
     MAX_REPLAY_KEYS,
     MAX_TABLE_QUEUE,
@@ -185,6 +187,8 @@ class Table(TableBase):
         # Trade offers of computer seats to people (see offer_refusal).
         self.mutes: set[tuple[int, int]] = set()  # (person seat, computer seat)
         self._offered: set[tuple[int, int, int]] = set()  # (turn_count, offerer, target)
+        # (offerer, offer_key) of offers people refused, oldest first, at most MAX_REFUSALS
+        self._refused: dict[tuple[int, tuple], None] = {}
         self.offers_held_back = 0  # computer offers replaced by offer_refusal
 
     @property
@@ -200,6 +204,8 @@ class Table(TableBase):
         pre_roll = self.pre_roll_actions
         pre_roll_phase = game.phase == Phase.PRE_ROLL
         seat, turn = game.current_player, game.turn_count
+        if action.kind == ActionKind.REJECT_TRADE and game.offer is not None:
+            self._note_refusal(*game.offer)
         undo = self.habits.record(game, action)  # it reads the state before the action
         try:
             game.apply(action)
@@ -214,6 +220,15 @@ class Table(TableBase):
         if game.turn_count == self._stamp and pre_roll_phase:
             self._pre_roll = pre_roll + steps
 
+    def _note_refusal(self, offerer: int, offer: Action) -> None:
+        """Remember an offer a person refuses from a computer seat (the latest
+        ``MAX_REFUSALS``): it is not made again while its places stand as they did then."""
+        if self.players[offer.target] is not None or self.players[offerer] is None:
+            return
+        self._refused[offerer, offer_key(self.game, offer)] = None
+        while len(self._refused) > MAX_REFUSALS:
+            del self._refused[next(iter(self._refused))]
+
     def offer_refusal(self, offer: Action) -> str | None:
         """Why the current (computer) seat may not make ``offer`` to a person at this table,
         or None: the target is a computer, or the offer passes every rule."""
@@ -226,6 +241,8 @@ class Table(TableBase):
             return f"seat {target} muted offers from seat {seat}"
         if (turn, seat, target) in self._offered:
             return f"seat {seat} already made seat {target} an offer this turn"
+        if (seat, offer_key(game, offer)) in self._refused:
+            return f"seat {target} refused this offer from seat {seat}, and nothing changed since"
         if unwanted(offer):
             return f"seat {target} would give something and get nothing"
         return None
