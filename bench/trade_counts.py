@@ -9,11 +9,13 @@ its seats receive and accept, and the accepted offers that complete the offering
 group, and its win rate with a 95% interval. A player that refuses every offer is safe and
 weak; one that accepts whatever it is offered is exploitable: these counts show which.
 
-It also counts the trades among the other seats (the rivals): accepted offers between two of
-them, those that are swaps (places both ways), and the colour groups they complete that way
-(for either side); and, per rival kind, the watched seats' offers to it made and accepted and
-its offers to them received and accepted (``to KIND`` and ``from KIND``), so that a table of
-rivals that trade with each other shows who deals with whom.
+It counts too the colour groups its seats complete by trading (as offerer or target) and its
+accepted offers that complete its own group. It also counts the trades among the other seats
+(the rivals): accepted offers between two of them, those that are swaps (places both ways),
+and the colour groups they complete that way (for either side); and, per rival kind, the
+watched seats' offers to it made and accepted and its offers to them received and accepted
+(``to KIND`` and ``from KIND``), so that a table of rivals that trade with each other shows
+who deals with whom.
 """
 
 from __future__ import annotations
@@ -41,16 +43,23 @@ def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> 
             return
         offerer, offer = game.offer
         accepted = action == ACCEPT_ID
+        mirrored = Action(ActionKind.OFFER_TRADE, -1, -offer.amount, offerer, offer.take,
+                          offer.give)
+        completes_offerer = completes_group(game, offerer, offer)
+        completes_target = completes_group(game, seat, mirrored)
+        if accepted and (offerer in mine or seat in mine):
+            counts["groups it completed trading"] += ((offerer in mine and completes_offerer)
+                                                      + (seat in mine and completes_target))
         if offerer in mine:
             counts["offers made"] += 1
             counts["made and accepted"] += accepted
+            counts["made and accepted, completing its group"] += accepted and completes_offerer
             counts[f"offers made to {kinds[seat]}"] += 1
             counts[f"offers accepted by {kinds[seat]}"] += accepted
         if seat in mine:
             counts["offers received"] += 1
             counts["received and accepted"] += accepted
-            counts["accepted completing the offerer's group"] += (
-                accepted and completes_group(game, offerer, offer))
+            counts["accepted completing the offerer's group"] += accepted and completes_offerer
             counts[f"offers received from {kinds[offerer]}"] += 1
             counts[f"offers accepted from {kinds[offerer]}"] += accepted
         if offerer not in mine and seat not in mine:
@@ -58,10 +67,7 @@ def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> 
             if accepted:
                 counts["trades among rivals"] += 1
                 counts["swaps among rivals"] += bool(offer.give and offer.take)
-                mirrored = Action(ActionKind.OFFER_TRADE, -1, -offer.amount, offerer,
-                                  offer.take, offer.give)
-                counts["groups rivals completed trading"] += (
-                    completes_group(game, offerer, offer) + completes_group(game, seat, mirrored))
+                counts["groups rivals completed trading"] += completes_offerer + completes_target
 
     env = table_env(config, seed)
     play_through_env(env, players, on_decision)
