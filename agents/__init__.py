@@ -13,6 +13,7 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
+from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .easy import EasyPlayer
 from .expert import (
     DEFAULT_ROLLOUT,
@@ -33,7 +34,7 @@ SEARCH_NAMES = ("expert",)
 # The hard player trading as earlier releases did, for comparisons: its policy alone
 # ("hard-unguarded"), and the policy's answers checked with fixed caps (agents.trade_guard,
 # "hard-guarded"); the shipped hard trades by the deal judgement (agents.deals).
-VARIANT_NAMES = ("hard-unguarded", "hard-guarded")
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
@@ -108,6 +109,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy")
+    if name == "hard-sim":  # deals that complete a group checked by rollouts too
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, deal_rollouts=DEAL_ROLLOUTS)
     if name == "hard-guarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
     if Path(name).is_dir():

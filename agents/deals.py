@@ -67,6 +67,7 @@ SELL_AMOUNTS = (-8000, -5000, -3000, -2000)
 # A list that gave no offer is gone through again once the places change, or after as many
 # rounds (cash moves meanwhile): a list is a few dozen positions for the value network.
 RELIST_ROUNDS = 4
+CHECKED = 2  # proposals that complete a group checked by rollouts a turn, at most
 
 
 @dataclass(frozen=True)
@@ -176,9 +177,14 @@ def appraise_pending(game: Game, value: ValueNet) -> Appraisal:
                      completes_group(game, offer.target, mirrored(offerer, offer)))
 
 
-def accepts_pending(game: Game, value: ValueNet) -> bool:
-    """Whether the seat that must answer the offer pending in ``game`` accepts it."""
-    return refusal(appraise_pending(game, value)) is None
+def accepts_pending(game: Game, value: ValueNet, check=None) -> bool:
+    """Whether the seat that must answer the offer pending in ``game`` accepts it; with
+    ``check`` (``agents.deal_rollouts.RolloutCheck``), an acceptance of a deal that completes
+    a group stands only if its rollouts confirm it."""
+    a = appraise_pending(game, value)
+    if refusal(a) is not None:
+        return False
+    return check is None or check.answer(game, a.completes_offerer or a.completes_target)
 
 
 def completing_places(game: Game, seat: int, holder: int) -> list[int]:
@@ -269,27 +275,48 @@ def proposal_ok(a: Appraisal, credit: float = 0.0) -> bool:
     return not _leads(a.declined, a.target) or a.target_gain - a.offerer_gain <= LEADER_EDGE
 
 
-def best_offer(game: Game, value: ValueNet, skip: frozenset | set = frozenset()
-               ) -> Appraisal | None:
-    """The offer the seat to play in ``game`` makes now (see the module docstring), none of
-    ``skip``, or None."""
+def ranked_offers(game: Game, value: ValueNet, skip: frozenset | set = frozenset()
+                  ) -> list[Appraisal]:
+    """The offers worth making for the seat to play in ``game`` (see the module docstring),
+    none of ``skip``, the one to make first first."""
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
-        return None
+        return []
     seat = game.current_player
     listed = [(o, kind) for o, kind in listed_deals(game, seat) if o not in skip]
     if not listed:
-        return None
+        return []
     credit = denial_credit(game, seat, value) if any(k == "deny" for _, k in listed) else {}
-    best, best_rank = None, (False, 0.0)
-    for a, (_, kind) in zip(appraise(game, [o for o, _ in listed], value), listed,
-                            strict=True):
+    ranked = []
+    for k, (a, (_, kind)) in enumerate(zip(appraise(game, [o for o, _ in listed], value),
+                                           listed, strict=True)):
         bonus = credit.get(a.offer.take[0], 0.0) if kind == "deny" else 0.0
-        # Deals this module would accept in the target's seat come first: a target that
-        # judges alike takes them now, while a swap between two rivals may still come first.
-        rank = (refusal(a) is None, a.offerer_gain + bonus)
-        if proposal_ok(a, bonus) and (best is None or rank > best_rank):
-            best, best_rank = a, rank
-    return best
+        if proposal_ok(a, bonus):
+            # Deals this module would accept in the target's seat come first: a target that
+            # judges alike takes them now, while a swap between two rivals may still come
+            # first. Then the larger gain; then the order listed.
+            ranked.append(((refusal(a) is not None, -(a.offerer_gain + bonus), k), a))
+    ranked.sort(key=lambda r: r[0])
+    return [a for _, a in ranked]
+
+
+def best_offer(game: Game, value: ValueNet, skip: frozenset | set = frozenset(),
+               check=None) -> Appraisal | None:
+    """The offer the seat to play in ``game`` makes now (see the module docstring), none of
+    ``skip``, or None. With ``check`` (``agents.deal_rollouts.RolloutCheck``), of the first
+    ``CHECKED`` offers that complete a group the first that its rollouts confirm."""
+    ranked = ranked_offers(game, value, skip)
+    if check is None:
+        return ranked[0] if ranked else None
+    left = CHECKED
+    for a in ranked:
+        if not (a.completes_offerer or a.completes_target):
+            return a
+        if check.proposal(game, a.offer, True):
+            return a
+        left -= 1
+        if not left:
+            return None
+    return None
 
 
 def _set_of(sq: int) -> tuple[int, ...]:
@@ -332,7 +359,7 @@ class DealMemory:
         self.made = {key for key in self.made if offer_key(game, key[0]) == key}
         self.made.add(offer_key(game, offer))
 
-    def propose(self, game: Game, value: ValueNet) -> Action | None:
+    def propose(self, game: Game, value: ValueNet, check=None) -> Action | None:
         """This module's offer for the seat to play now, remembered, or None; the list is gone
         through once a turn, at the turn's first decision before rolling."""
         if game.turn_count == self.last_turn:
@@ -342,7 +369,7 @@ class DealMemory:
         if self.idle and self.idle[0] == places and game.round - self.idle[1] < RELIST_ROUNDS:
             return None
         skip = {key[0] for key in self.made if offer_key(game, key[0]) == key}
-        found = best_offer(game, value, skip)
+        found = best_offer(game, value, skip, check)
         if found is None:
             self.idle = (places, game.round)
             return None

@@ -474,7 +474,7 @@ class ExpertPlayer(EnginePlayer):
             self._end = math.inf
         guarded = (game.phase == Phase.TRADE_ANSWER
                    and candidates[choice].action == A.ACCEPT_TRADE
-                   and not accepts_pending(game, self.learned.value))
+                   and not accepts_pending(game, self.learned.value, self.learned.check))
         if guarded:  # the deal judgement refuses it (agents.deals): decline
             choice = next((i for i, c in enumerate(candidates)
                            if c.action == A.REJECT_TRADE), len(candidates))
@@ -603,11 +603,13 @@ class ExpertPlayer(EnginePlayer):
         if value is None:
             return None
         if game.phase == Phase.TRADE_ANSWER:
-            return A.ACCEPT_TRADE if accepts_pending(game, value) else A.REJECT_TRADE
+            yes = accepts_pending(game, value, self.learned.check)
+            return A.ACCEPT_TRADE if yes else A.REJECT_TRADE
         if game.phase != Phase.PRE_ROLL:
             return None
         if self._deal_offer[0] != game.turn_count:
-            self._deal_offer = (game.turn_count, self._deals.propose(game, value))
+            self._deal_offer = (game.turn_count,
+                                self._deals.propose(game, value, self.learned.check))
             offer = self._deal_offer[1]
             return offer if offer is not None and _playable(game, offer) else None
         return None

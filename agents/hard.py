@@ -11,11 +11,13 @@ table or board, or a damaged one, is refused with ``CheckpointError``.
 How it trades is ``trades``:
 
 - ``"deals"`` (the default, the name ``hard``): its answers are the deal judgement's
-  (``agents.deals.refusal``); before rolling, once a turn, it makes the deal module's offer if
-  there is one (swaps and purchases that complete a group, sales, denials), composed step by
-  step through the environment; the policy's own offers are made too, but never one that the
-  seat made before while the places it touches stand as they did (``agents.deals.DealMemory``,
-  one per game and seat): a repeat is cancelled and the policy offers nothing more that turn.
+  (``agents.deals.refusal``; with ``deal_rollouts``, the name ``hard-sim``, a deal that
+  completes a group is also checked by that many pairs of rollouts, ``agents.deal_rollouts``);
+  before rolling, once a turn, it makes the deal module's offer if there is one (swaps and
+  purchases that complete a group, sales, denials), composed step by step through the
+  environment; the policy's own offers are made too, but never one that the seat made before
+  while the places it touches stand as they did (``agents.deals.DealMemory``, one per game and
+  seat): a repeat is cancelled and the policy offers nothing more that turn.
 - ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
   canonical form, checked by the value network with fixed caps (``agents.trade_guard``); the
   policy's offers as it composes them.
@@ -36,6 +38,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase
 
+from .deal_rollouts import RolloutCheck
 from .deals import DealMemory, accepts_pending, appraise, refusal
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
@@ -62,7 +65,7 @@ class LearnedPlayer:
 
     def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
                  safe_trades: bool = True, value: ValueNet | None = None,
-                 trades: str | None = None):
+                 trades: str | None = None, deal_rollouts: int = 0):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -72,6 +75,9 @@ class LearnedPlayer:
         self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
+        # Deals that complete a group, checked by rollouts (agents.deal_rollouts) when asked
+        self.check = (RolloutCheck(self.value, self.policy, deal_rollouts)
+                      if self.trades == "deals" and deal_rollouts > 0 else None)
         self.specialists: dict[int, NumpyPolicy] = {
             size: load_checkpoint(sub)[0] for size, sub in specialist_folders(self.folder,
                                                                               self.meta).items()}
@@ -112,7 +118,7 @@ class LearnedPlayer:
         state = self.seat_state(game, seat)
         mask = env.observe(env.possible_agents[seat])["action_mask"]
         if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
-            offer = state.memory.propose(game, self.value)
+            offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:
                 state.steps = offer_steps(seat, game.num_players, offer)
         if state.steps:
@@ -142,7 +148,7 @@ class LearnedPlayer:
         """Whether it accepts the trade offer pending in ``game`` (see the module
         docstring)."""
         if self.trades == "deals":
-            return accepts_pending(game, self.value)
+            return accepts_pending(game, self.value, self.check)
         return safe_pending_answer(self.policy_for(game.num_players), self.value, game)
 
     def accepts(self, game: Game, offers: list[Action]) -> list[bool]:

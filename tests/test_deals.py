@@ -21,6 +21,7 @@ from byapar_agents.deals import (
     denial_credit,
     listed_deals,
     offer_key,
+    ranked_offers,
     refusal,
     rival_swaps,
 )
@@ -102,8 +103,8 @@ def test_the_offers_listed() -> None:
         + [(A.offer_trade(1, (JUMLA,), (), m), "sell") for m in SELL_AMOUNTS]
         + [(A.offer_trade(1, (DADELDHURA,), (), m), "sell") for m in SELL_AMOUNTS])
     game.cash[0] = 900  # no more money than the payer holds
-    assert {o.amount for o, k in listed_deals(game, 0) if k != "sell"} == {-2000, -1000, -500,
-                                                                           0, 500}
+    assert {o.amount for o, k in listed_deals(game, 0) if k != "sell"} == {-2000, -1000, 0,
+                                                                           500}
 
 
 def test_a_fair_swap_is_accepted_and_one_that_makes_the_offerer_lead_is_not() -> None:
@@ -127,13 +128,15 @@ def test_the_offer_proposed_is_the_best_the_target_would_take_and_never_repeated
     game = new_game(4, seed=3)
     _swap_position(game)
     # The swaps seat 1 would take (seat 0 paying 0 to 2,000), the best for seat 0 first: at 0.
+    assert [a.offer for a in ranked_offers(game, JUDGE)][:3] == [
+        SWAP, SWAP._replace(amount=1000), SWAP._replace(amount=2000)]
     assert best_offer(game, JUDGE).offer == SWAP
     memory = DealMemory()
     assert memory.propose(game, JUDGE) == SWAP
     assert memory.propose(game, JUDGE) is None  # one a turn
     assert memory.is_repeat(game, SWAP)
-    game.turn_count += 1  # a later turn, nothing changed: the next best, Rs 500 paid
-    assert memory.propose(game, JUDGE) == SWAP._replace(amount=500)
+    game.turn_count += 1  # a later turn, nothing changed: the next best, Rs 1,000 paid
+    assert memory.propose(game, JUDGE) == SWAP._replace(amount=1000)
     # once a place of Karnali or Sudurpashchim changes hands, the swap is no repeat
     give(game, 2, "Dhangadhi")
     assert not memory.is_repeat(game, SWAP)
@@ -245,3 +248,53 @@ def test_the_expert_answers_by_the_same_judgement() -> None:
     game.apply(A.REJECT_TRADE)
     game.apply(SWAP)  # fair: taken (one simulation never overrules the judgement)
     assert expert.choose(game, 1, game.legal_actions()) == A.ACCEPT_TRADE
+
+
+def test_rollouts_price_a_gift_of_a_completing_piece_for_both_sides() -> None:
+    from byapar_agents.deal_rollouts import simulated_gain
+
+    game = new_game(4, seed=3)
+    _swap_position(game)
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    game.apply(A.offer_trade(1, (DADELDHURA,), ()))  # seat 0 gives seat 1 its last piece
+    taker = simulated_gain(game, 1, JUDGE, policy, rollouts=3, rounds=1)
+    giver = simulated_gain(game, 0, JUDGE, policy, rollouts=3, rounds=1)
+    assert taker > 0.05 and giver < 0
+    # seeded by the position and the offer: the same figures again
+    assert simulated_gain(game, 1, JUDGE, policy, rollouts=3, rounds=1) == taker
+
+
+def test_hard_sim_refuses_a_completing_deal_its_rollouts_find_bad(monkeypatch) -> None:
+    import byapar_agents.deal_rollouts as rollouts
+
+    game = new_game(4, seed=3)
+    _swap_position(game)
+    game.apply(SWAP)
+    assert LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE).accepts_pending(game)
+    checked = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=2)
+    asked = []
+    monkeypatch.setattr(rollouts, "simulated_gain",
+                        lambda pending, seat, *a, **k: asked.append(seat) or -0.01)
+    assert not checked.accepts_pending(game) and asked == [1]
+    monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: 0.0)
+    assert checked.accepts_pending(game)
+    # a deal that completes no group is not played forward
+    monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: pytest.fail("simulated"))
+    game.apply(A.REJECT_TRADE)
+    give(game, 1, "Butwal")
+    give(game, 0, "Ilam")  # a stray each: swapped, they complete nothing
+    game.apply(A.offer_trade(1, (sq("Ilam"),), (sq("Butwal"),)))
+    checked.accepts_pending(game)
+
+
+def test_hard_sim_proposes_the_best_completing_offer_its_rollouts_confirm(monkeypatch) -> None:
+    import byapar_agents.deal_rollouts as rollouts
+
+    game = new_game(4, seed=3)
+    _swap_position(game)
+    check = rollouts.RolloutCheck(JUDGE, LearnedPlayer(DEFAULT_CHECKPOINT).policy, 2)
+    verdicts = iter([-0.01, 0.02])  # the best offer is found worse by rollouts, the next not
+    monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: next(verdicts))
+    assert best_offer(game, JUDGE, check=check).offer == SWAP._replace(amount=1000)
+    monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: -0.01)
+    assert best_offer(game, JUDGE, check=check) is None  # two checked, none confirmed
