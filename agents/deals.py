@@ -57,9 +57,6 @@ COMPLETION_GAIN = 0.03  # handing a rival a whole group (and none back): three p
 RIVAL_EDGE = -0.01  # the answering seat gains a point more than the offering seat
 FAIR_EDGE = 0.02  # a swap completing a group each side: the offerer may gain two points more
 LEADER_EDGE = -0.03  # from the leader: the answering seat gains three points more
-# A deal that completes the offering seat's group may leave it ahead of the answering seat by
-# at most this much win chance (1: no limit).
-COMPLETER_LEAD = 1.0
 MIN_GAIN = 0.02  # what a proposal must gain the proposing seat
 TARGET_LOSS = 0.01  # the most a proposal may cost its target by this module's judgement
 DENIAL_SHARE = 0.5  # of the win chance that a swap between two rivals would cost the seat
@@ -121,8 +118,6 @@ def refusal(a: Appraisal) -> str | None:
         return "the offering seat gains too much more"
     if not leader and _leads(a.accepted, a.offerer):
         return "it makes the offering seat the leader"
-    if a.completes_offerer and a.accepted[a.offerer] - a.accepted[a.target] > COMPLETER_LEAD:
-        return "it puts the offering seat ahead of the answering seat with a new group"
     return None
 
 
