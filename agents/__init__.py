@@ -13,7 +13,6 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
-from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .easy import EasyPlayer
 from .expert import (
     DEFAULT_ROLLOUT,
@@ -109,8 +108,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy")
-    if name == "hard-sim":  # deals that complete a group checked by rollouts too
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, deal_rollouts=DEAL_ROLLOUTS)
+    if name == "hard-sim":  # its own offers that complete a group checked by rollouts too
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
     if Path(name).is_dir():

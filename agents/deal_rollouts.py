@@ -13,8 +13,9 @@ generated population's training seeds), never by copies of the deciding player a
 
 ``simulated_gain`` gives the judging seat's mean gain over the pairs; ``RolloutCheck`` is the
 deal module's confirmation: an answer stands if the mean gain is at least ``-ANSWER_SLACK``, a
-proposal if it is at least ``PROPOSAL_GAIN``. The seeds come from the position and the offer,
-so the same offer in the same position always gets the same answer.
+proposal (unless ``proposals`` is off) if it is at least ``PROPOSAL_GAIN``. The seeds come
+from the position and the offer, so the same offer in the same position always gets the same
+answer.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class RolloutCheck:
     policy: NumpyPolicy
     rollouts: int = ROLLOUTS
     rounds: int = ROUNDS
+    proposals: bool = True  # check proposals too, not just answers (the costlier half)
 
     def answer(self, pending: Game, completes: bool) -> bool:
         """Whether the answering seat's acceptance of the pending offer stands."""
@@ -81,7 +83,7 @@ class RolloutCheck:
 
     def proposal(self, game: Game, offer: Action, completes: bool) -> bool:
         """Whether the seat to play in ``game`` (before rolling) should make ``offer``."""
-        if not completes or self.rollouts <= 0:
+        if not completes or self.rollouts <= 0 or not self.proposals:
             return True
         pending = game.clone()
         pending.log = []

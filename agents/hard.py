@@ -11,13 +11,15 @@ table or board, or a damaged one, is refused with ``CheckpointError``.
 How it trades is ``trades``:
 
 - ``"deals"`` (the default, the name ``hard``): its answers are the deal judgement's
-  (``agents.deals.refusal``; with ``deal_rollouts``, the name ``hard-sim``, a deal that
-  completes a group is also checked by that many pairs of rollouts, ``agents.deal_rollouts``);
-  before rolling, once a turn, it makes the deal module's offer if there is one (swaps and
+  (``agents.deals.refusal``), and an acceptance of a deal that completes a group stands only if
+  ``deal_rollouts`` pairs of rollouts confirm it (``agents.deal_rollouts``; 0: none); before
+  rolling, once a turn, it makes the deal module's offer if there is one (swaps and
   purchases that complete a group, sales, denials), composed step by step through the
   environment; the policy's own offers are made too, but never one that the seat made before
   while the places it touches stand as they did (``agents.deals.DealMemory``, one per game and
-  seat): a repeat is cancelled and the policy offers nothing more that turn.
+  seat): a repeat is cancelled and the policy offers nothing more that turn. With
+  ``check_proposals`` (the name ``hard-sim``) its own offers that complete a group are checked
+  by rollouts too, at about four times the cost of a game.
 - ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
   canonical form, checked by the value network with fixed caps (``agents.trade_guard``); the
   policy's offers as it composes them.
@@ -38,6 +40,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase
 
+from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
 from .deals import DealMemory, accepts_pending, appraise, refusal
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
@@ -65,7 +68,8 @@ class LearnedPlayer:
 
     def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
                  safe_trades: bool = True, value: ValueNet | None = None,
-                 trades: str | None = None, deal_rollouts: int = 0):
+                 trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
+                 check_proposals: bool = False):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -75,8 +79,10 @@ class LearnedPlayer:
         self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
-        # Deals that complete a group, checked by rollouts (agents.deal_rollouts) when asked
-        self.check = (RolloutCheck(self.value, self.policy, deal_rollouts)
+        # Deals that complete a group, checked by rollouts (agents.deal_rollouts): answers,
+        # and with check_proposals its own offers too
+        self.check = (RolloutCheck(self.value, self.policy, deal_rollouts,
+                                   proposals=check_proposals)
                       if self.trades == "deals" and deal_rollouts > 0 else None)
         self.specialists: dict[int, NumpyPolicy] = {
             size: load_checkpoint(sub)[0] for size, sub in specialist_folders(self.folder,
@@ -157,6 +163,18 @@ class LearnedPlayer:
         policy's answers in the canonical form, which at the start of a turn (no offer made,
         no action taken) is the form the environment shows it."""
         if self.trades == "deals":
-            return [refusal(a) is None for a in appraise(game, offers, self.value)]
+            return [refusal(a) is None and self._confirmed(game, a)
+                    for a in appraise(game, offers, self.value)]
         policy = self.policy_for(game.num_players)
         return safe_answers(policy, self.value, game, offers)
+
+    def _confirmed(self, game: Game, a) -> bool:
+        """Whether the rollout check (if any) lets an acceptance of appraised offer ``a``
+        (one the seat to play in ``game`` could make) stand, as at the table."""
+        completes = a.completes_offerer or a.completes_target
+        if self.check is None or not completes:
+            return True
+        pending = game.clone()
+        pending.log = []
+        pending.apply(a.offer)
+        return self.check.answer(pending, completes)

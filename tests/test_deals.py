@@ -184,7 +184,7 @@ def _env_with_swap_position(seed: int = 3):
 
 def test_the_hard_player_proposes_the_swap_step_by_step_and_takes_it_as_the_target() -> None:
     env = _env_with_swap_position()
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE)
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     taken = []
     for _ in offer_steps(0, 4, SWAP):
         taken.append(hard.act(env, 0))
@@ -210,7 +210,7 @@ def _policy_preferring(*ids: int) -> NumpyPolicy:
 def test_the_hard_player_cancels_a_repeated_offer_and_offers_nothing_more_that_turn() -> None:
     env = _env_with_swap_position()
     game = env.game
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE)
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     hard.policy = _policy_preferring(SUBMIT_ID, TRADE_START_IDS[0])
     hard.specialists = {}
     state = hard.seat_state(game, 0)
@@ -242,7 +242,7 @@ def test_the_expert_answers_by_the_same_judgement() -> None:
     game = new_game(4, seed=3)
     _swap_position(game)
     expert = ExpertPlayer(seed=0, sims=1)
-    expert.learned = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE)
+    expert.learned = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     game.apply(SWAP._replace(amount=-2000))  # makes seat 0 the leader: refused
     assert expert.choose(game, 1, game.legal_actions()) == A.REJECT_TRADE
     game.apply(A.REJECT_TRADE)
@@ -270,7 +270,7 @@ def test_hard_sim_refuses_a_completing_deal_its_rollouts_find_bad(monkeypatch) -
     game = new_game(4, seed=3)
     _swap_position(game)
     game.apply(SWAP)
-    assert LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE).accepts_pending(game)
+    assert LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0).accepts_pending(game)
     checked = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=2)
     asked = []
     monkeypatch.setattr(rollouts, "simulated_gain",
