@@ -72,12 +72,16 @@ def test_another_checkpoint_is_taught_and_is_the_expert_prior(tmp_path, capsys) 
                  "--checkpoint", str(teacher)]) == 0
     assert "chunk 1:" in capsys.readouterr().out
     # Every decision the expert left to its prior is the teacher's choice, not the shipped one
-    # (trade steps aside: an offer the search chose is composed as it was chosen).
+    # (trades aside: an offer the search chose is composed as it was chosen; answers to
+    # offers are the deal judgement's, agents.deals, whatever the policy; and after cancelling
+    # a repeated offer the hard player starts no more drafts that turn).
     from byapar_env.action_table import ACTIONS
 
     policy = LearnedPlayer(teacher).policy
     rows = play_and_record(_config(run, checkpoint=str(teacher), keep_rate=1.0), 0, policy)
-    unsearched = [r for r in rows if not r[4] and not ACTIONS[r[2]].kind.startswith("trade_")]
+    trading = ("accept", "reject", "trade_start")
+    unsearched = [r for r in rows if not r[4] and not ACTIONS[r[2]].kind.startswith("trade_")
+                  and ACTIONS[r[2]].kind not in trading and ACTIONS[r[3]].kind not in trading]
     assert unsearched and all(r[2] == r[3] == policy.act(r[0], r[1]) for r in unsearched)
     assert any(r[3] != shipped.act(r[0], r[1]) for r in unsearched)
 

@@ -190,7 +190,7 @@ class _Recorder:
         self.expert.last = None  # set again only if this call searched
         action = self.expert.act(env, seat)
         last = self.expert.last
-        # the trade guard's refusal departs from the policy by design, as a search does
+        # the deal judgement's refusal departs from the policy by design, as a search does
         searched = last is not None and (last.sims > 0 or last.guarded)
         own = self.policy.act(observation, mask)
         if searched or own != action or self.rng.random() < self.keep_rate:
