@@ -1,5 +1,6 @@
-"""byapar serve: a person's trade offers are answered by the guarded players (agents.trade_guard)
-at once, and the same offer in the same position gets the same answer however often it comes."""
+"""byapar serve: a person's trade offers are answered by the computer players' deal judgement
+(agents.deals) at once, and the same offer in the same position gets the same answer however
+often it comes."""
 
 from __future__ import annotations
 
@@ -43,9 +44,10 @@ def test_the_same_offer_gets_the_same_answer_three_times(client: TestClient,
                                                          computer: str) -> None:
     game = _position()
     grab = A.offer_trade(1, (), (SURKHET,), 500)  # Karnali for the person, for 500
-    sell = A.offer_trade(1, (JUMLA,), (), -2000)  # Karnali for the computer, for 2,000
-    want = make_agent("hard").accepts(game, [grab, sell])
-    assert want == [False, True]  # the guarded answers of this position
+    # Karnali for the computer, for 1,000 (for 2,000 its rollouts find it dear: refused)
+    sell = A.offer_trade(1, (JUMLA,), (), -1000)
+    want = make_agent("hard").accepts(game, [grab, sell, sell._replace(amount=-2000)])
+    assert want == [False, True, False]  # the answers of this position
     state = client.post("/v1/tables", json={"game": json.loads(game.to_json()),
                                             "seats": ["person", computer]}).json()
     url = f"/v1/tables/{state['id']}"
@@ -61,7 +63,7 @@ def test_the_same_offer_gets_the_same_answer_three_times(client: TestClient,
 
 def test_a_good_offer_is_still_accepted(client: TestClient) -> None:
     game = _position()
-    sell = A.offer_trade(1, (JUMLA,), (), -2000)
+    sell = A.offer_trade(1, (JUMLA,), (), -1000)
     state = client.post("/v1/tables", json={"game": json.loads(game.to_json()),
                                             "seats": ["person", "hard"]}).json()
     url = f"/v1/tables/{state['id']}"
@@ -69,4 +71,4 @@ def test_a_good_offer_is_still_accepted(client: TestClient) -> None:
     state = client.post(f"{url}/advance", json={"max_decisions": 1}).json()
     assert state["game"]["log"][-1] == "seat 1 accepts the trade"
     assert state["game"]["owner"][JUMLA] == 1
-    assert [p["cash"] for p in state["players"]] == [game.cash[0] + 2000, game.cash[1] - 2000]
+    assert [p["cash"] for p in state["players"]] == [game.cash[0] + 1000, game.cash[1] - 1000]
