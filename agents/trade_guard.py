@@ -35,7 +35,6 @@ from byapar_env.action_table import ACTIONS, fixed_action_id
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
 from byapar_env.observation import (
     OBSERVATION_SIZE,
     encode,
@@ -43,6 +42,7 @@ from byapar_env.observation import (
     write_offer_received,
 )
 
+from .deals import completes_group
 from .network import NumpyPolicy
 from .value import ValueNet
 
@@ -68,18 +68,6 @@ _OFFERS_SLOT = _LAYOUT["turn.offers_made"].start
 _PRE_ROLL_SLOT = _LAYOUT["turn.pre_roll_actions"].start
 _ANSWER_MASK = np.zeros(len(ACTIONS), bool)
 _ANSWER_MASK[[ACCEPT_ID, REJECT_ID]] = True
-
-
-def completes_group(game: Game, offerer: int, offer: Action) -> bool:
-    """Whether ``offer`` (made by ``offerer``) would give the offerer every place of a colour
-    group that it does not hold whole now."""
-    owner = game.owner
-    for sq in offer.take:
-        group = B.GROUP_OF[sq]
-        if group is not None and all(
-                s in offer.take or (owner[s] == offerer and s not in offer.give) for s in group):
-            return True
-    return False
 
 
 def canonical_rows(game: Game, offerer: int, offers: Sequence[Action]) -> np.ndarray:

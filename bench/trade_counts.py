@@ -24,10 +24,11 @@ import argparse
 import json
 from collections import Counter
 
+from byapar_agents.deals import completes_group, mirrored
 from byapar_agents.network import single_thread_blas
-from byapar_agents.trade_guard import ACCEPT_ID, completes_group
+from byapar_agents.trade_guard import ACCEPT_ID
 
-from byapar_env.engine import Action, ActionKind, Phase
+from byapar_env.engine import Phase
 from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
 
 
@@ -43,10 +44,8 @@ def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> 
             return
         offerer, offer = game.offer
         accepted = action == ACCEPT_ID
-        mirrored = Action(ActionKind.OFFER_TRADE, -1, -offer.amount, offerer, offer.take,
-                          offer.give)
         completes_offerer = completes_group(game, offerer, offer)
-        completes_target = completes_group(game, seat, mirrored)
+        completes_target = completes_group(game, seat, mirrored(offerer, offer))
         if accepted and (offerer in mine or seat in mine):
             counts["groups it completed trading"] += ((offerer in mine and completes_offerer)
                                                       + (seat in mine and completes_target))
