@@ -92,6 +92,18 @@ class LearnedPlayer:
         self._seats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict:
+        # Trading state lives with games in this process: a copy sent to another process
+        # (training's workers, the arena's) starts without it.
+        state = dict(self.__dict__)
+        del state["_seats"], state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._seats = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
     def policy_for(self, num_players: int) -> NumpyPolicy:
         """The policy that plays a table of ``num_players``."""
         return self.specialists.get(num_players, self.policy)

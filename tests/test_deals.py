@@ -229,11 +229,17 @@ def test_the_hard_player_cancels_a_repeated_offer_and_offers_nothing_more_that_t
 
 
 def test_one_player_seated_twice_keeps_a_memory_per_seat() -> None:
+    import pickle
+
     game = new_game(4, seed=3)
     hard = make_agent("hard")
     assert hard.seat_state(game, 0) is hard.seat_state(game, 0)
     assert hard.seat_state(game, 0) is not hard.seat_state(game, 2)
     assert hard.seat_state(new_game(4, seed=3), 0) is not hard.seat_state(game, 0)
+    # a copy for another process (training's workers) starts with no trading state
+    hard.seat_state(game, 0).memory.remember(game, SWAP)
+    copy = pickle.loads(pickle.dumps(hard))
+    assert not copy.seat_state(game, 0).memory.made and copy.check is not None
 
 
 def test_the_expert_answers_by_the_same_judgement() -> None:
