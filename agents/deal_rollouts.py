@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from byapar_env.engine import Action, Game, Phase
 from byapar_env.engine import actions as A
 
+from .deals import made
 from .network import NumpyPolicy
 from .search import Rollouts, rollout_seeds
 from .value import ValueNet
@@ -85,10 +86,6 @@ class RolloutCheck:
         """Whether the seat to play in ``game`` (before rolling) should make ``offer``."""
         if not completes or self.rollouts <= 0 or not self.proposals:
             return True
-        pending = game.clone()
-        pending.log = []
-        seat = pending.current_player
-        pending.apply(offer)
-        gain = simulated_gain(pending, seat, self.value, self.policy, self.rollouts,
-                              self.rounds)
+        gain = simulated_gain(made(game, offer), game.current_player, self.value, self.policy,
+                              self.rollouts, self.rounds)
         return gain >= PROPOSAL_GAIN

@@ -60,6 +60,9 @@ LEADER_EDGE = -0.03  # from the leader: the answering seat gains three points mo
 MIN_GAIN = 0.02  # what a proposal must gain the proposing seat
 TARGET_LOSS = 0.01  # the most a proposal may cost its target by this module's judgement
 DENIAL_SHARE = 0.5  # of the win chance that a swap between two rivals would cost the seat
+# Each place's set: its colour group, the transports or the utilities.
+SET_OF = {sq: B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES)
+          for sq in B.PLACES}
 # Money either way (positive: the proposing seat pays), each one of the environment's amounts.
 SWAP_AMOUNTS = (-2000, -1000, 0, 1000, 2000)
 BUY_AMOUNTS = (500, 1000, 2000, 3000, 5000)
@@ -93,9 +96,6 @@ class Appraisal:
     @property
     def offerer_gain(self) -> float:
         return self.accepted[self.offerer] - self.declined[self.offerer]
-
-    def gain(self, seat: int) -> float:
-        return self.accepted[seat] - self.declined[seat]
 
 
 def _leads(chances: Sequence[float], seat: int) -> bool:
@@ -138,14 +138,25 @@ def completes_group(game: Game, offerer: int, offer: Action) -> bool:
     return False
 
 
-def _after(game: Game, offer: Action | None, accept: bool) -> Game:
-    """A copy of ``game`` once ``offer`` is made (None: the pending one) and answered, the
-    offer counted as the turn's first: the judgement never reads how many came before it."""
-    after = game.clone()
-    after.log = []
-    if offer is not None:
-        after.apply(offer)
-    after.offers_made = 1
+def made(game: Game, offer: Action) -> Game:
+    """A copy of ``game`` (its log left behind) with ``offer`` made, pending its answer."""
+    pending = game.clone()
+    pending.log = []
+    pending.apply(offer)
+    return pending
+
+
+def answered(game: Game, offer: Action | None, accept: bool, first: bool = True) -> Game:
+    """A copy of ``game`` once ``offer`` is made (None: the pending one) and answered; with
+    ``first``, the offer counted as the turn's first, so that a judgement never reads how many
+    came before it."""
+    if offer is None:
+        after = game.clone()
+        after.log = []
+    else:
+        after = made(game, offer)
+    if first:
+        after.offers_made = 1
     after.apply(A.ACCEPT_TRADE if accept else A.REJECT_TRADE)
     return after
 
@@ -156,7 +167,7 @@ def appraise(game: Game, offers: Sequence[Action], value: ValueNet) -> list[Appr
     if not offers:
         return []
     offerer = game.current_player
-    positions = [_after(game, offers[0], False)] + [_after(game, o, True) for o in offers]
+    positions = [answered(game, offers[0], False)] + [answered(game, o, True) for o in offers]
     chances = value.table_chances(positions)
     declined = tuple(chances[0])
     return [Appraisal(o, offerer, declined, tuple(chances[k + 1]),
@@ -170,8 +181,8 @@ def appraise_pending(game: Game, value: ValueNet) -> Appraisal:
     if game.phase != Phase.TRADE_ANSWER or game.offer is None:
         raise ValueError("appraise_pending needs a game with a trade offer to answer")
     offerer, offer = game.offer
-    accepted, declined = value.table_chances([_after(game, None, True),
-                                              _after(game, None, False)])
+    accepted, declined = value.table_chances([answered(game, None, True),
+                                              answered(game, None, False)])
     return Appraisal(offer, offerer, tuple(declined), tuple(accepted),
                      completes_group(game, offerer, offer),
                      completes_group(game, offer.target, mirrored(offerer, offer)))
@@ -195,11 +206,15 @@ def completing_places(game: Game, seat: int, holder: int) -> list[int]:
             and all(owner[s] == seat for s in B.GROUP_OF[sq] if s != sq)]
 
 
-def _with_money(game: Game, seat: int, target: int, give: tuple, take: tuple,
-                amounts: Sequence[int]) -> list[Action]:
-    """The offers of ``give`` for ``take`` with each of ``amounts`` that the engine allows."""
+def offers_with_money(game: Game, seat: int, target: int, give: tuple, take: tuple,
+                      amounts: Sequence[int]) -> list[Action]:
+    """The offers of ``give`` for ``take`` from ``seat`` to ``target`` with each of
+    ``amounts`` the payer holds, or none if the places may not change hands."""
     if game.trade_error(A.offer_trade(target, give, take)) is not None:
         return []
+    # The places may change hands; of the money, what the payer holds (the one rule of
+    # trade_error left, checked here to spare a call per amount; every offer is checked whole
+    # again before it is made).
     cash = game.cash
     return [A.offer_trade(target, give, take, m) for m in amounts
             if (m <= cash[seat] if m > 0 else -m <= cash[target])]
@@ -229,19 +244,19 @@ def listed_deals(game: Game, seat: int) -> list[tuple[Action, str]]:
         takes = completing_places(game, seat, target)
         gives = completing_places(game, target, seat)
         for take in takes:
-            out += [(o, "buy") for o in _with_money(game, seat, target, (), (take,),
+            out += [(o, "buy") for o in offers_with_money(game, seat, target, (), (take,),
                                                      BUY_AMOUNTS)]
             for give in gives:
                 if B.GROUP_OF[give] != B.GROUP_OF[take]:
-                    out += [(o, "swap") for o in _with_money(game, seat, target, (give,),
+                    out += [(o, "swap") for o in offers_with_money(game, seat, target, (give,),
                                                               (take,), SWAP_AMOUNTS)]
         for give in gives:
-            out += [(o, "sell") for o in _with_money(game, seat, target, (give,), (),
+            out += [(o, "sell") for o in offers_with_money(game, seat, target, (give,), (),
                                                       SELL_AMOUNTS)]
     listed = {o for o, _ in out}
     for a, x, b, y in rival_swaps(game, seat):
         for holder, place in ((a, x), (b, y)):
-            out += [(o, "deny") for o in _with_money(game, seat, holder, (), (place,),
+            out += [(o, "deny") for o in offers_with_money(game, seat, holder, (), (place,),
                                                       BUY_AMOUNTS) if o not in listed]
     return out
 
@@ -319,17 +334,10 @@ def best_offer(game: Game, value: ValueNet, skip: frozenset | set = frozenset(),
     return None
 
 
-def _set_of(sq: int) -> tuple[int, ...]:
-    group = B.GROUP_OF[sq]
-    if group is not None:
-        return group
-    return B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES if sq in B.UTILITIES else (sq,)
-
-
 def offer_key(game: Game, offer: Action) -> tuple:
     """What must change before a refused offer may be made again: the owner, buildings and
     mortgage of every place of the sets (colour group, transports, utilities) it touches."""
-    squares = sorted({s for sq in (*offer.give, *offer.take) for s in _set_of(sq)})
+    squares = sorted({s for sq in (*offer.give, *offer.take) for s in SET_OF[sq]})
     return (offer, tuple((s, game.owner[s], game.buildings[s], game.mortgaged[s])
                          for s in squares))
 

@@ -42,7 +42,7 @@ from byapar_env.engine import Action, Game, Phase
 
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
-from .deals import DealMemory, accepts_pending, appraise, refusal
+from .deals import DealMemory, accepts_pending, appraise, made, refusal
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
 from .value import ValueNet, shipped_value
@@ -75,7 +75,6 @@ class LearnedPlayer:
         if self.trades not in TRADE_MODES:
             raise ValueError(f"trades must be one of {', '.join(TRADE_MODES)}, "
                              f"got {self.trades!r}")
-        self.safe_trades = self.trades != "policy"
         self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
@@ -103,6 +102,11 @@ class LearnedPlayer:
         self.__dict__.update(state)
         self._seats = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
+
+    @property
+    def safe_trades(self) -> bool:
+        """Whether its answers are checked (``trades`` other than ``"policy"``)."""
+        return self.trades != "policy"
 
     def policy_for(self, num_players: int) -> NumpyPolicy:
         """The policy that plays a table of ``num_players``."""
@@ -134,17 +138,17 @@ class LearnedPlayer:
     def _dealing_act(self, env: raw_env, seat: int) -> int:
         game = env.game
         state = self.seat_state(game, seat)
-        mask = env.observe(env.possible_agents[seat])["action_mask"]
+        obs = env.observe(env.possible_agents[seat])
         if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
             offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:
                 state.steps = offer_steps(seat, game.num_players, offer)
         if state.steps:
             i = state.steps.pop(0)
-            if mask[i]:
+            if obs["action_mask"][i]:
                 return i
             state.steps = []  # the table's caps ended the draft: the policy goes on
-        i = self._policy_act(env, seat, quiet=state.quiet_turn == game.turn_count)
+        i = self._policy_act(env, seat, obs, quiet=state.quiet_turn == game.turn_count)
         if i == SUBMIT_ID and env.draft is not None:
             offer = env.draft.offer()
             if state.memory.is_repeat(game, offer):
@@ -153,8 +157,10 @@ class LearnedPlayer:
             state.memory.remember(game, offer)
         return i
 
-    def _policy_act(self, env: raw_env, seat: int, quiet: bool = False) -> int:
-        obs = env.observe(env.possible_agents[seat])
+    def _policy_act(self, env: raw_env, seat: int, obs: dict | None = None,
+                    quiet: bool = False) -> int:
+        if obs is None:
+            obs = env.observe(env.possible_agents[seat])
         mask = obs["action_mask"]
         if quiet and any(mask[i] for i in TRADE_START_IDS):
             mask = np.array(mask, copy=True)
@@ -186,7 +192,4 @@ class LearnedPlayer:
         completes = a.completes_offerer or a.completes_target
         if self.check is None or not completes:
             return True
-        pending = game.clone()
-        pending.log = []
-        pending.apply(a.offer)
-        return self.check.answer(pending, completes)
+        return self.check.answer(made(game, a.offer), completes)

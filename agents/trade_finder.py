@@ -33,10 +33,9 @@ import numpy as np
 
 from byapar_env.action_table import TRADE_MONEY_IDS
 from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
 
-from .deals import appraise, refusal
+from .deals import SET_OF, appraise, offers_with_money, refusal
 from .network import NumpyPolicy
 from .trade_guard import policy_accept_chances
 from .value import ValueNet
@@ -45,8 +44,6 @@ from .value import ValueNet
 AMOUNTS = (-3000, -2000, -1000, -500, 0, 500, 1000, 2000, 3000)
 MIN_GAIN = 0.01  # a point of win chance: below it the value network's error is larger
 GAIN_CHUNK = 32  # offers whose gains are read in one pass, between checks of the deadline
-_SET_OF = {sq: (B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES))
-           for sq in B.PLACES}
 if any(a not in TRADE_MONEY_IDS for a in AMOUNTS):
     raise ValueError("every finder amount must be one of the environment's trade amounts")
 
@@ -63,9 +60,9 @@ class FoundOffer:
 def _relevant(game: Game, seat: int, target: int, give: int | None, take: int | None) -> bool:
     """Whether a place changing hands joins another of its set held by its new owner."""
     owner = game.owner
-    if take is not None and any(owner[s] == seat for s in _SET_OF[take] if s != take):
+    if take is not None and any(owner[s] == seat for s in SET_OF[take] if s != take):
         return True
-    return give is not None and any(owner[s] == target for s in _SET_OF[give] if s != give)
+    return give is not None and any(owner[s] == target for s in SET_OF[give] if s != give)
 
 
 def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
@@ -80,20 +77,6 @@ def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
             gives, takes = () if give is None else (give,), () if take is None else (take,)
             out += offers_with_money(game, seat, target, gives, takes, AMOUNTS)
     return out
-
-
-def offers_with_money(game: Game, seat: int, target: int, give: tuple, take: tuple,
-                      amounts) -> list[Action]:
-    """The offers of ``give`` for ``take`` from ``seat`` to ``target`` with each of
-    ``amounts`` the payer holds, or none if the places may not change hands."""
-    if game.trade_error(A.offer_trade(target, give, take)) is not None:
-        return []
-    # The places may change hands; of the money, what the payer holds (the one rule of
-    # trade_error left, checked here to spare a call per amount; every offer is checked whole
-    # again before it is made).
-    cash = game.cash
-    return [A.offer_trade(target, give, take, amount) for amount in amounts
-            if (amount <= cash[seat] if amount > 0 else -amount <= cash[target])]
 
 
 def find_offers(game: Game, policy: NumpyPolicy, value: ValueNet, limit: int = 1,

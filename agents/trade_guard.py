@@ -42,7 +42,7 @@ from byapar_env.observation import (
     write_offer_received,
 )
 
-from .deals import completes_group
+from .deals import answered, completes_group
 from .network import NumpyPolicy
 from .value import ValueNet
 
@@ -100,17 +100,6 @@ def policy_accept_chances(policy: NumpyPolicy, game: Game, offerer: int,
     return probs[:, ACCEPT_ID] / probs.sum(axis=1)
 
 
-def after_answer(game: Game, offer: Action | None, accept: bool) -> Game:
-    """A copy of ``game`` once ``offer`` is made and answered (``offer`` None: the offer
-    pending in ``game`` is answered)."""
-    after = game.clone()
-    after.log = []
-    if offer is not None:
-        after.apply(offer)
-    after.apply(A.ACCEPT_TRADE if accept else A.REJECT_TRADE)
-    return after
-
-
 def trade_gains(game: Game, offers: Sequence[Action], value: ValueNet
                 ) -> tuple[np.ndarray, np.ndarray]:
     """For each offer the seat to play in ``game`` could make (before rolling), the win
@@ -118,8 +107,8 @@ def trade_gains(game: Game, offers: Sequence[Action], value: ValueNet
     and of the offering seat. Offers may go to different targets; the declined position is the
     same for all of them. One forward pass."""
     offerer = game.current_player
-    positions = [after_answer(game, offers[0], False)]
-    positions += [after_answer(game, offer, True) for offer in offers]
+    positions = [answered(game, offers[0], False, first=False)]
+    positions += [answered(game, offer, True, first=False) for offer in offers]
     chances = value.table_chances(positions)
     declined = chances[0]
     target = np.array([chances[k + 1][o.target] - declined[o.target]
@@ -138,7 +127,8 @@ def pending_gains(game: Game, value: ValueNet) -> tuple[float, float]:
     declined, of the answering seat and of the offering seat (one forward pass)."""
     offerer, offer = game.offer
     accepted, declined = value.table_chances(
-        [after_answer(game, None, True), after_answer(game, None, False)])
+        [answered(game, None, True, first=False),
+         answered(game, None, False, first=False)])
     return (accepted[offer.target] - declined[offer.target],
             accepted[offerer] - declined[offerer])
 
