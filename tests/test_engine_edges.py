@@ -672,7 +672,12 @@ def test_state_declares_every_field_of_a_game() -> None:
     for game in (Game(Rules(num_players=2), seed=0), SAVES["auction"]()):
         assert [f.name for f in STATE if f.saved] == [
             k for k in json.loads(game.to_json()) if k not in ("format", "version", "board")]
-        assert {f.name for f in STATE} == set(vars(game))
+        # A lazy field (the generator, the log) is held as ``_name`` and its shared flag.
+        held = set()
+        for f in STATE:
+            held |= {f"_{f.name}", f"_{f.name}_shared"} if f.kind.lazy else {f.name}
+        assert held == set(vars(game))
+        assert {f.name for f in STATE if f.kind.lazy} == {"rng", "log"}
 
 
 def test_clone_shares_nothing_mutable() -> None:
@@ -691,6 +696,26 @@ def test_clone_shares_nothing_mutable() -> None:
         if game.auction is not None:
             assert game.auction.bidders is not clone.auction.bidders
         assert clone.to_json() == game.to_json()
+
+
+def test_clone_shares_the_generator_and_log_until_either_game_reads_them() -> None:
+    """Right after a clone both games hold one generator and one log; the first game to read
+    either takes its own copy, so the other's dice and log are as if it had never been cloned."""
+    game, twin = SAVES["trade"](), SAVES["trade"]()
+    clone = game.clone()
+    assert vars(clone)["_rng"] is vars(game)["_rng"]
+    assert vars(clone)["_log"] is vars(game)["_log"]
+    draws = [clone.rng.random() for _ in range(5)]  # the clone copies on its first read
+    assert draws == [twin.rng.random() for _ in range(5)]
+    assert [game.rng.random() for _ in range(5)] == draws  # the game's own is untouched
+    clone.log.append("only in the clone")
+    assert game.log == twin.log and clone.log[-1] == "only in the clone"
+    # A reseeded clone never copies the shared generator at all.
+    reseeded = game.clone()
+    shared = vars(reseeded)["_rng"]
+    reseeded.rng = random.Random(7)
+    assert vars(reseeded)["_rng"] is not shared and vars(reseeded)["_rng_shared"] is False
+    assert reseeded.rng.random() == random.Random(7).random()
 
 
 def test_from_json_refuses_without_touching_the_caller() -> None:

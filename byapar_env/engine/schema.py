@@ -86,6 +86,9 @@ class Kind:
     """How one field is copied by clone, written to a save and read back from one."""
 
     copies = False  # whether clone must copy the value (it is mutable)
+    # Whether clone shares the value until either game reads it (``table.CopyOnClone``): for
+    # values that are costly to copy and that a search's clone often replaces or never reads.
+    lazy = False
     plain = True  # whether the value is written as it is (no conversion to JSON types)
 
     def copy(self, value: Any) -> Any:
@@ -176,17 +179,19 @@ class Seq(Kind):
     """A list of ``item`` (a tuple in the game when ``as_tuple``), of a fixed length or any."""
 
     def __init__(self, item: Kind, length: Bound = None, as_tuple: bool = False,
-                 min_length: int = 0) -> None:
+                 min_length: int = 0, lazy: bool = False) -> None:
         self.item, self.length, self.as_tuple, self.min_length = item, length, as_tuple, min_length
         self.copies = not as_tuple
+        self.lazy = lazy
         self.plain = False
+        # A list of immutable values copies as a list's own copy, without a call through here.
+        if self.copies and not item.copies:
+            self.copy = list.copy  # type: ignore[method-assign]
 
     def copy(self, value: Any) -> Any:
         if self.as_tuple:
             return value
-        if self.item.copies:
-            return [self.item.copy(x) for x in value]
-        return list(value)
+        return [self.item.copy(x) for x in value]
 
     def dump(self, value: Any) -> Any:
         if self.item.plain:
@@ -263,6 +268,7 @@ class RngKind(Kind):
     """The game's random.Random, saved as its getstate()."""
 
     copies = True
+    lazy = True  # copying its 625 words is most of a clone, and a search reseeds its clones
     plain = False
 
     def copy(self, value: random.Random) -> random.Random:
@@ -412,15 +418,21 @@ def closing_fields(dice_sides: int) -> tuple[Field, ...]:
         Field("forced_dice", Seq(Seq(Int(1, dice_sides), 2, as_tuple=True))),
         Field("bank_paid", Int(0)),
         Field("bank_received", Int(0)),
-        Field("log", Seq(Text())),
+        Field("log", Seq(Text(), lazy=True)),
         Field("version", Derived(lambda g: 0)),
     )
 
 
 def clone_copies(state: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
-    """What clone copies (the mutable fields, each with its copy); the rest is shared, being
-    immutable."""
-    return tuple((f.name, f.kind.copy) for f in state if f.kind.copies)
+    """What clone copies at once (the mutable fields, each with its copy, but the lazy ones);
+    the rest is shared, being immutable, and the lazy ones are shared until read
+    (``lazy_fields``)."""
+    return tuple((f.name, f.kind.copy) for f in state if f.kind.copies and not f.kind.lazy)
+
+
+def lazy_fields(state: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """The mutable fields that clone shares until either game reads them, with their copy."""
+    return tuple((f.name, f.kind.copy) for f in state if f.kind.copies and f.kind.lazy)
 
 
 # ------------------------------------------------------------------------------ the saved game

@@ -19,7 +19,45 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from .errors import RulesError, SeedError, show
-from .schema import BANK, T_DEBT, T_END_TURN, T_LAND, T_MOVE, SaveFormat, seed_error
+from .schema import (
+    BANK,
+    T_DEBT,
+    T_END_TURN,
+    T_LAND,
+    T_MOVE,
+    SaveFormat,
+    lazy_fields,
+    seed_error,
+)
+
+
+class CopyOnClone:
+    """A field that ``clone`` shares between the two games until either reads it; the reader
+    then takes its own copy (a read may be the start of a change: ``game.rng.random()``,
+    ``game.log.append``). Writing the field gives the game its own value, uncopied.
+
+    The value lives in the game's ``__dict__`` under ``_<name>``, with ``_<name>_shared``
+    telling whether it is still shared. A search clones a position hundreds of times and
+    reseeds each clone, so the generator's 625 words are then never copied at all.
+    """
+
+    def __init__(self, name: str, copy: Callable[[Any], Any]) -> None:
+        self.slot, self.flag, self.copy = f"_{name}", f"_{name}_shared", copy
+
+    def __get__(self, game: Any, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        d = game.__dict__
+        value = d[self.slot]
+        if d[self.flag]:
+            value = d[self.slot] = self.copy(value)
+            d[self.flag] = False
+        return value
+
+    def __set__(self, game: Any, value: Any) -> None:
+        d = game.__dict__
+        d[self.slot] = value
+        d[self.flag] = False
 
 
 class TableGame:
@@ -53,6 +91,20 @@ class TableGame:
     KEPT_CARD: ClassVar[dict[str, int]]
     OUT_CREDITOR_TO_BANK: ClassVar[bool] = False
     money: ClassVar[Callable[[int], str]]
+    # The flags of the fields that clone shares until read (from the state's lazy kinds).
+    SHARED_FLAGS: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each game's lazy fields (``schema.lazy_fields`` of its state) become
+        ``CopyOnClone`` attributes of its class."""
+        super().__init_subclass__(**kwargs)
+        save = cls.__dict__.get("SAVE")
+        if save is None:
+            return
+        lazy = lazy_fields(save.state)
+        for name, copy in lazy:
+            setattr(cls, name, CopyOnClone(name, copy))
+        cls.SHARED_FLAGS = tuple(f"_{name}_shared" for name, _ in lazy)
 
     # Set by the game's own __init__ (through ``_seat_table``) and declared in its state.
     rules: Any
@@ -345,13 +397,17 @@ class TableGame:
 
     def clone(self) -> Any:
         """An independent copy, cheap enough for search. It copies the mutable fields that the
-        game's state declares and shares the rest (immutable, or set by callers)."""
+        game's state declares, shares the lazy ones (the generator, the log) until either game
+        reads them (``CopyOnClone``), and shares the rest (immutable, or set by callers)."""
         cls = type(self)
         g = cls.__new__(cls)
         d = g.__dict__
-        d.update(self.__dict__)
+        src = self.__dict__
+        d.update(src)
         for name, copy in self.CLONE_COPIES:
             d[name] = copy(d[name])
+        for flag in self.SHARED_FLAGS:
+            src[flag] = d[flag] = True
         return g
 
 
