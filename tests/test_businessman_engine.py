@@ -21,8 +21,8 @@ from byapar_env.businessman import (
     SeedError,
 )
 from byapar_env.businessman import actions as A
-from byapar_env.businessman.state import STATE
 from byapar_env.businessman import board as B
+from byapar_env.businessman.state import STATE
 
 
 def _played(players: int, seed: int, steps: int) -> Game:
