@@ -46,6 +46,10 @@ _GROUPS = tuple(B.GROUPS.values())  # every group has two or three places
 
 class MediumPlayer(EnginePlayer):
     name = "medium"
+    # For byapar_env.fast_play: it reads ``legal`` only before rolling and while raising cash,
+    # and checks its own trade offers with ``trade_error`` before making them (``_try``).
+    LEGAL_READ = frozenset({Phase.PRE_ROLL, Phase.RAISE_CASH})
+    OFFERS_CHECKED = True
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the last game: the offers already tried."""

@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 
 import numpy as np
 
 from byapar_env.action_table import ACTIONS, engine_action, legal_ids
-from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
+from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
 from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.fast_play import PlayStop, play_on
 from byapar_env.observation import OBSERVATION_SIZE, encode
 from byapar_env.stats import paired_mean_se
 from byapar_env.valuation import position_value
@@ -60,7 +60,7 @@ from .value import ValueNet, win_shares
 
 ROLLOUT_PLAYER = MediumPlayer
 DEFAULT_HORIZON_ROUNDS = 3
-_NO_CAP = NO_DECISION_CAP  # a rollout stops at its horizon, never at the driver's cap
+
 # Who plays the seats of a rollout: "medium" (the medium player everywhere), "policy" (the
 # learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
 # policy or the medium player, drawn per rollout from its seed, so that the search weighs both
@@ -200,21 +200,15 @@ class Rollouts:
         searching seat's score, or None if ``deadline`` (``time.perf_counter`` time, checked
         at every decision) passed first."""
         game = chance_game(self.root, seed)
-        driver = SeatDriver.for_game(game, max_decisions=_NO_CAP)
-        # The actions already taken before rolling this turn count toward the table's cap.
-        driver.pre_roll_actions = self.pre_roll_actions
         players = self.seat_players(seed)
         for s, player in enumerate(players):
             player.reset(seed + s)
         stop = horizon(game, self.horizon_rounds)  # before the action: the same for all
-        if first is not None and not game.is_over:
-            driver.take_engine(first)
-        clock = time.perf_counter
-        while (game.round, game.turn) < stop and (legal := driver.engine_choices()):
-            if clock() > deadline:
-                return None
-            seat = game.current_player
-            driver.take_engine(players[seat].choose(game, seat, legal))
+        # The actions already taken before rolling this turn count toward the table's cap.
+        try:
+            play_on(game, players, stop, self.pre_roll_actions, first, deadline)
+        except PlayStop:
+            return None
         if self.value is not None:  # the true shares once the game is over
             return self.value.win_chances(game)[self.seat]
         return score(game, self.seat)

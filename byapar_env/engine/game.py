@@ -392,6 +392,12 @@ class Game(TableGame):
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(self._illegal_message(action, reason))
+        self.apply_legal(action)
+
+    def apply_legal(self, action: Action) -> None:
+        """Take ``action``, already known to be legal (one of ``legal_actions()``, or passed by
+        ``is_legal`` or ``trade_error``), without checking it again: search's inner loop
+        (``byapar_env.fast_play``). An illegal action here leaves the game inconsistent."""
         self.version += 1
         k = action.kind
         p = self.current_player
