@@ -1,0 +1,149 @@
+"""Search's unit of work: one-round rollouts a second on one core, beside the code before the
+search-speed work, in the same run.
+
+    python -m bench.rollout_speed [--rollouts 480] [--repeats 5] [--baseline COMMIT|none]
+
+A one-round rollout (``agents.search.Rollouts.run``, horizon one round, medium in every seat)
+clones a mid-game position, reseeds its chance and plays every seat's turn, then scores the
+position. The positions are 12 seeded four-seat games of medium players at the start of round
+12. Each run plays ``--rollouts`` of them (rollout seed k from every position in turn); the
+figure is the median over ``--repeats`` runs.
+
+The baseline is the same measurement of the tree at ``--baseline`` (default ``BASELINE``, the
+last commit before this work), extracted with ``git archive`` into a temporary folder and run in
+its own process, alternating with the current tree's runs so that both meet the same load. It
+needs a git checkout; ``--baseline none`` skips it. Also printed: ``Game.clone()`` of a
+mid-game position with a long log, and the expert's simulations a decision within 100 ms and
+300 ms (the mean over 8 searched positions), before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+BASELINE = "4ab05cb"  # main before issue 38 (search speed)
+POSITIONS = 12
+ROUND = 12
+# The repository's folders that install under the project's own names (pyproject.toml).
+_PACKAGE_DIRS = {"agents": "byapar_agents", "training": "byapar_training",
+                 "checkpoints": "byapar_checkpoints", "serve": "byapar_serve"}
+
+
+def _roots() -> list:
+    from byapar_agents.medium import MediumPlayer
+    from byapar_agents.search import search_root
+
+    from byapar_env.driver import SeatDriver
+    from byapar_env.engine import Game, Rules
+
+    roots = []
+    for seed in range(POSITIONS):
+        game = Game(Rules(num_players=4), seed=seed)
+        driver = SeatDriver.for_game(game)
+        players = [MediumPlayer() for _ in range(4)]
+        for s, p in enumerate(players):
+            p.reset(seed + s)
+        while game.round < ROUND and (legal := driver.engine_choices()):
+            seat = game.current_player
+            driver.take_engine(players[seat].choose(game, seat, legal))
+        roots.append(search_root(game))
+    return roots
+
+
+def measure(rollouts: int) -> dict:
+    """One run in this process: rollouts a second, clone microseconds, expert simulations."""
+    from byapar_agents import make_agent
+    from byapar_agents.search import Rollouts
+
+    roots = _roots()
+    runners = [Rollouts(r, r.current_player, horizon_rounds=1, mode="medium") for r in roots]
+    start = time.perf_counter()
+    for k in range(rollouts):
+        runners[k % POSITIONS].run(None, k // POSITIONS)
+    per_second = rollouts / (time.perf_counter() - start)
+    long_game = roots[0].clone()
+    long_game.log = [f"line {i}" for i in range(700)]  # a long game's log, as a site holds
+    clone_us = min(timeit.repeat(long_game.clone, number=2000, repeat=3)) / 2000 * 1e6
+    sims = {}
+    make_agent("expert", sims=8).evaluate(roots[-1], 0)  # times a simulation for the budget
+    for ms in (100, 300):
+        expert = make_agent("expert", budget_ms=ms)
+        counts = [expert.evaluate(r, 0, seed=i).sims for i, r in enumerate(roots[:8])]
+        sims[ms] = statistics.mean(counts)
+    return {"rollouts_per_s": per_second, "clone_us": clone_us,
+            "sims_100ms": sims[100], "sims_300ms": sims[300]}
+
+
+def _baseline_tree(commit: str, into: Path) -> Path:
+    """The tree at ``commit`` under ``into``, with the folders that install under other names
+    linked by those names; the folder to put first on ``PYTHONPATH``."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-xf", "-", "-C", str(into)], input=archive, check=True)
+    names = into / "_names"
+    names.mkdir()
+    for folder, name in _PACKAGE_DIRS.items():
+        (names / name).symlink_to(into / folder)
+    return names
+
+
+def _run_worker(rollouts: int, tree: Path | None) -> dict:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree), str(tree.parent)])
+    out = subprocess.run([sys.executable, __file__, "--worker", str(rollouts)], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rollouts", type=int, default=480, help="rollouts a run")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each tree (medians)")
+    ap.add_argument("--baseline", default=BASELINE,
+                    help="the commit to compare with, or none (default: %(default)s)")
+    ap.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker is not None:
+        print(json.dumps(measure(args.worker)))
+        return
+    runs: dict[str, list[dict]] = {"now": [], "before": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = None if args.baseline == "none" else _baseline_tree(args.baseline, Path(tmp))
+        for i in range(args.repeats):
+            runs["now"].append(_run_worker(args.rollouts, None))
+            if tree is not None:
+                runs["before"].append(_run_worker(args.rollouts, tree))
+            print(f"  run {i + 1}/{args.repeats}", file=sys.stderr, flush=True)
+    print(f"one-round rollouts, 4 medium seats, {POSITIONS} mid-game positions, "
+          f"{args.rollouts} a run, medians of {args.repeats} runs, one core")
+    # (key, label, format, whether more is better): the speed-up is always above 1 when faster.
+    keys = (("rollouts_per_s", "rollouts/s", "{:,.0f}", True),
+            ("clone_us", "clone (us)", "{:.1f}", False),
+            ("sims_100ms", "expert sims in 100 ms", "{:.1f}", True),
+            ("sims_300ms", "expert sims in 300 ms", "{:.1f}", True))
+    print(f"  {'':24}{'now':>10}{'before':>10}{'speed-up':>10}")
+    for key, label, fmt, more in keys:
+        now = statistics.median(r[key] for r in runs["now"])
+        line = f"  {label:24}{fmt.format(now):>10}"
+        if runs["before"]:
+            before = statistics.median(r[key] for r in runs["before"])
+            ratio = (now / before if more else before / now) if before and now else float("nan")
+            line += f"{fmt.format(before):>10}{ratio:>9.2f}x"
+        print(line)
+
+
+if __name__ == "__main__":
+    if "--worker" in sys.argv:  # run by path: the package on sys.path is the one measured
+        sys.path.remove(str(Path(__file__).resolve().parent))
+    main()
