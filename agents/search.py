@@ -148,9 +148,15 @@ def score(game: Game, seat: int) -> float:
         return win_shares(game)[seat]
     if game.bankrupt[seat]:
         return 0.0
-    values = [max(0.0, position_value(game, s)) for s in game.active_seats()]
+    own = 0.0
+    values = []
+    for s in game.active_seats():
+        value = position_value(game, s)
+        if s == seat:
+            own = value
+        values.append(max(0.0, value))
     total = sum(values)
-    return position_value(game, seat) / total if total > 0 else 0.0
+    return own / total if total > 0 else 0.0
 
 
 class Rollouts:

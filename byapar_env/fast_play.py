@@ -55,21 +55,26 @@ def play_on(game: Game, players: Sequence[Any], stop: tuple[int, int],
     the engine refuses or cannot compose, as the driver does."""
     clock = time.perf_counter
     state = [pre_roll_actions, game.turn_count]  # this turn's pre-roll count, and its turn
+    # Each seat's choose, whether it reads ``legal`` in every phase, whether it checks offers.
+    seats = []
+    for player in players:
+        own = vars(type(player))
+        seats.append((player.choose, own.get("LEGAL_READ") is None,
+                      own.get("OFFERS_CHECKED", False)))
     if first is not None and not game.is_over:
         _take(game, first, state, cap, False)
-    while (game.round, game.turn) < stop:
+    round_, turn = stop
+    while game.round < round_ or (game.round == round_ and game.turn < turn):
         legal = _choices(game, state, cap)
         if legal is False:
             return
         if clock() > deadline:
             raise PlayStop
         seat = game.current_player
-        player = players[seat]
-        own = vars(type(player))
-        if legal is None and own.get("LEGAL_READ") is None:
+        choose, reads_all, checked = seats[seat]
+        if legal is None and reads_all:
             legal = game.legal_actions()
-        _take(game, player.choose(game, seat, legal), state, cap,
-              own.get("OFFERS_CHECKED", False))
+        _take(game, choose(game, seat, legal), state, cap, checked)
 
 
 def _choices(game: Game, state: list[int], cap: int) -> list | None | bool:

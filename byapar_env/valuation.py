@@ -106,44 +106,68 @@ def fundable_houses(group: tuple[int, ...], budget: int) -> int:
     return max(0, min(B.HOTEL, budget // cost)) if budget > 0 else 0
 
 
+# Per colour group, in board order: the group, what one house on each of its cities costs, and
+# each city's landing chance and rents (the loops below read these instead of the board).
+_GROUP_TABLE = tuple(
+    (group, B.SQUARES[group[0]].house_cost * len(group),
+     tuple((s, LANDINGS_PER_TURN[s], B.SQUARES[s].rents) for s in group))
+    for group in B.GROUPS.values())
+_TRANSPORT_LANDINGS = tuple((t, LANDINGS_PER_TURN[t]) for t in B.TRANSPORTS)
+_UTILITY_LANDINGS = tuple((u, LANDINGS_PER_TURN[u]) for u in B.UTILITIES)
+# Each place with its price and house cost (0 for places that are not cities).
+_PLACE_WORTH = tuple((sq, B.SQUARES[sq].price, B.SQUARES[sq].house_cost or 0) for sq in B.PLACES)
+
+
 def income_per_round(game: Game, seat: int, owner: list[int], cash: int,
                      reserve: int = 0) -> float:
     """Rent ``seat`` may expect from the others in one round, with ``owner`` the ownership
     to judge (a list indexed by square) and ``cash`` what it could build with (less
     ``reserve``); every whole group is judged as if the cash went to it alone."""
-    opponents = sum(1 for s in range(game.num_players) if s != seat and not game.bankrupt[s])
+    bankrupt = game.bankrupt
+    opponents = sum(1 for s in range(game.num_players) if s != seat and not bankrupt[s])
     if opponents == 0:
         return 0.0
     total = 0.0
     budget = cash - reserve
-    for group in B.GROUPS.values():
-        held = [s for s in group if owner[s] == seat]
+    mortgaged, real_owner, buildings = game.mortgaged, game.owner, game.buildings
+    hotel = B.HOTEL
+    for group, cost, cities in _GROUP_TABLE:
+        held = [c for c in cities if owner[c[0]] == seat]
         if not held:
             continue
         whole = len(held) == len(group)
-        level = fundable_houses(group, budget) if whole else 0
-        for s in held:
-            if game.mortgaged[s] and game.owner[s] == seat:
+        # fundable_houses, inline: houses per city the budget buys, at most a hotel
+        level = (max(0, min(hotel, budget // cost)) if budget > 0 else 0) if whole else 0
+        for s, landings, rents in held:
+            mine = real_owner[s] == seat
+            if mine and mortgaged[s]:
                 continue
-            b = max(game.buildings[s] if game.owner[s] == seat else 0, level)
-            total += LANDINGS_PER_TURN[s] * city_rent(s, b, whole)
-    transports = [t for t in B.TRANSPORTS if owner[t] == seat]
-    for t in transports:
-        total += LANDINGS_PER_TURN[t] * B.TRANSPORT_RENT[len(transports)]
-    utilities = [u for u in B.UTILITIES if owner[u] == seat]
-    for u in utilities:
-        total += LANDINGS_PER_TURN[u] * B.UTILITY_MULTIPLIER[len(utilities)] * AVERAGE_DICE
+            b = buildings[s] if mine else 0
+            if level > b:
+                b = level
+            # city_rent, inline
+            total += landings * (rents[b] if b else rents[0] * 2 if whole else rents[0])
+    transports = [land for t, land in _TRANSPORT_LANDINGS if owner[t] == seat]
+    if transports:
+        rent = B.TRANSPORT_RENT[len(transports)]
+        for land in transports:
+            total += land * rent
+    utilities = [land for u, land in _UTILITY_LANDINGS if owner[u] == seat]
+    if utilities:
+        multiplier = B.UTILITY_MULTIPLIER[len(utilities)]
+        for land in utilities:
+            total += land * multiplier * AVERAGE_DICE
     return total * opponents
 
 
 def holdings_worth(game: Game, seat: int, owner: list[int]) -> int:
     """Places of ``seat`` under ``owner`` at what they count for in net worth."""
     total = 0
-    for sq in B.PLACES:
+    mortgaged, buildings = game.mortgaged, game.buildings
+    for sq, price, house_cost in _PLACE_WORTH:
         if owner[sq] == seat:
-            price = B.SQUARES[sq].price
-            total += price // 2 if game.mortgaged[sq] else price
-            total += game.buildings[sq] * B.SQUARES[sq].house_cost
+            total += price // 2 if mortgaged[sq] else price
+            total += buildings[sq] * house_cost
     return total
 
 
@@ -153,7 +177,7 @@ def position_value(game: Game, seat: int, owner: list[int] | None = None,
     bankrupt, as net worth)."""
     if game.bankrupt[seat]:
         return 0.0
-    owner = list(game.owner) if owner is None else owner
+    owner = game.owner if owner is None else owner  # only read
     cash = game.cash[seat] if cash is None else cash
     return (cash + holdings_worth(game, seat, owner)
             + rounds_left(game) * income_per_round(game, seat, owner, cash, reserve))
