@@ -40,8 +40,15 @@ OFFER_MULTIPLES = (1.05, 1.6)
 RETRY_ROUNDS = 3
 LATE_ROUND_SHARE = 0.5  # past this share of the game, a dangerous board keeps it in jail
 DANGEROUS_HOUSES = 8
-_CITY_RENTS = tuple((sq, B.SQUARES[sq].rents) for sq in B.CITIES)
+# Each city with its bare rent doubled (a whole group's) and its rents by buildings.
+_CITY_RENTS = tuple((sq, B.SQUARES[sq].rents[0] * 2, B.SQUARES[sq].rents) for sq in B.CITIES)
 _GROUPS = tuple(B.GROUPS.values())  # every group has two or three places
+# Each place with its group's other places (None outside colour groups), and whether it is a
+# transport: what ``_spare_place`` asks of every place.
+_PLACE_OTHERS = tuple(
+    (s, None if B.GROUP_OF[s] is None else tuple(g for g in B.GROUP_OF[s] if g != s),
+     B.SQUARES[s].kind == B.TRANSPORT)
+    for s in B.PLACES)
 
 
 class MediumPlayer(EnginePlayer):
@@ -66,11 +73,11 @@ class MediumPlayer(EnginePlayer):
         """Cash to keep: a base plus half the biggest rent an opponent's place may charge."""
         danger = 0
         owner, blds, mort = game.owner, game.buildings, game.mortgaged
-        for sq, rents in _CITY_RENTS:
+        for sq, bare, rents in _CITY_RENTS:
             o = owner[sq]
-            if o >= 0 and o != seat and not mort[sq]:
+            if o != seat and o >= 0 and not mort[sq]:
                 b = blds[sq]
-                r = rents[b] if b else rents[0] * 2  # bare: at most double
+                r = rents[b] if b else bare  # bare: at most double
                 if r > danger:
                     danger = r
         return BASE_RESERVE + min(danger // 2, 3_000)
@@ -319,22 +326,23 @@ class MediumPlayer(EnginePlayer):
         has a stake in, unbuilt, not a transport, and not the last piece of ``other``'s group
         (with ``keep_away``, not even one that would leave ``other`` one place short)."""
         best = None
-        for s in B.PLACES:
-            if game.owner[s] != seat:
+        owner, blds, mort = game.owner, game.buildings, game.mortgaged
+        for s, others, transport in _PLACE_OTHERS:
+            if owner[s] != seat:
                 continue
-            group = GROUP_OF[s]
-            if group is not None:
-                if any(game.buildings[g] for g in group):
+            if others is not None:
+                if blds[s] or any(blds[g] for g in others):
                     continue
-                if any(game.owner[g] == seat for g in group if g != s):
+                held = [owner[g] for g in others]
+                if seat in held:
                     continue  # part of a group it is building towards
-                if all(game.owner[g] == other for g in group if g != s):
+                if held.count(other) == len(held):
                     continue  # would finish the other player's group
-                if keep_away and any(game.owner[g] == other for g in group if g != s):
+                if keep_away and other in held:
                     continue
-            elif B.SQUARES[s].kind == B.TRANSPORT:
+            elif transport:
                 continue  # transports pay more the more it holds
-            value = list_value(game, [s])
+            value = PRICE[s] // 2 if mort[s] else PRICE[s]  # list_value of the one place
             if value <= want and (best is None or value > best[0]):
                 best = (value, s)
         return None if best is None else best[1]

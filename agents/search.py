@@ -51,7 +51,7 @@ from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.fast_play import PlayStop, play_on
 from byapar_env.observation import OBSERVATION_SIZE, encode
 from byapar_env.stats import paired_mean_se
-from byapar_env.valuation import position_value
+from byapar_env.valuation import position_values
 
 from .medium import MediumPlayer
 from .network import NumpyPolicy
@@ -148,15 +148,9 @@ def score(game: Game, seat: int) -> float:
         return win_shares(game)[seat]
     if game.bankrupt[seat]:
         return 0.0
-    own = 0.0
-    values = []
-    for s in game.active_seats():
-        value = position_value(game, s)
-        if s == seat:
-            own = value
-        values.append(max(0.0, value))
-    total = sum(values)
-    return own / total if total > 0 else 0.0
+    values = position_values(game)
+    total = sum([max(0.0, v) for s, v in enumerate(values) if not game.bankrupt[s]])
+    return values[seat] / total if total > 0 else 0.0
 
 
 class Rollouts:

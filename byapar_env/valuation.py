@@ -183,6 +183,59 @@ def position_value(game: Game, seat: int, owner: list[int] | None = None,
             + rounds_left(game) * income_per_round(game, seat, owner, cash, reserve))
 
 
+def position_values(game: Game) -> list[float]:
+    """``position_value`` of every seat at once (0.0 for a seat out), each the same number
+    ``position_value(game, seat)`` gives: one pass over the board for the whole table."""
+    n = game.num_players
+    bankrupt, owner, cash = game.bankrupt, game.owner, game.cash
+    active = n - sum(1 for b in bankrupt if b)
+    horizon = rounds_left(game)
+    mortgaged, buildings = game.mortgaged, game.buildings
+    income = [0.0] * n
+    hotel = B.HOTEL
+    for _group, cost, cities in _GROUP_TABLE:
+        seats = [owner[c[0]] for c in cities]
+        for seat in set(seats):
+            if seat < 0 or bankrupt[seat]:
+                continue
+            whole = seats.count(seat) == len(seats)
+            budget = cash[seat]
+            level = (max(0, min(hotel, budget // cost)) if budget > 0 else 0) if whole else 0
+            total = income[seat]
+            for s, landings, rents in cities:
+                if owner[s] != seat or mortgaged[s]:
+                    continue
+                b = buildings[s]
+                if level > b:
+                    b = level
+                total += landings * (rents[b] if b else rents[0] * 2 if whole else rents[0])
+            income[seat] = total
+    for table, rents, dice in ((_TRANSPORT_LANDINGS, B.TRANSPORT_RENT, 0),
+                               (_UTILITY_LANDINGS, B.UTILITY_MULTIPLIER, AVERAGE_DICE)):
+        held: dict[int, list[float]] = {}
+        for sq, land in table:
+            o = owner[sq]
+            if o >= 0:
+                held.setdefault(o, []).append(land)
+        for seat, lands in held.items():
+            if bankrupt[seat]:
+                continue
+            rent = rents[len(lands)]
+            total = income[seat]
+            for land in lands:
+                total += land * rent * dice if dice else land * rent
+            income[seat] = total
+    out = []
+    for seat in range(n):
+        if bankrupt[seat]:
+            out.append(0.0)
+            continue
+        opponents = active - 1
+        value = income[seat] * opponents if opponents else 0.0
+        out.append(cash[seat] + holdings_worth(game, seat, owner) + horizon * value)
+    return out
+
+
 def rent_exposure(game: Game, seat: int, sq: int, rival: int, owner: list[int],
                   rival_cash: int) -> float:
     """Rent ``seat`` may expect to pay per round on ``sq``'s group if ``rival`` held it as in
