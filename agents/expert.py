@@ -133,6 +133,7 @@ from .search import (
     rollout_seeds,
     search_root,
 )
+from .search_pool import MAX_WORKERS, RoundSpec, round_pool
 from .trade_finder import find_offers
 from .value import shipped_value
 
@@ -319,7 +320,7 @@ class ExpertPlayer(EnginePlayer):
                  sims: int | None = None, horizon_rounds: int | None = None,
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
                  rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE,
-                 find_trades: bool = DEFAULT_FIND_TRADES) -> None:
+                 find_trades: bool = DEFAULT_FIND_TRADES, workers: int = 1) -> None:
         if value not in VALUE_MODES:
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
@@ -333,6 +334,13 @@ class ExpertPlayer(EnginePlayer):
                                     f"got {rollout!r:.40}")
         if not isinstance(find_trades, bool):
             raise ExpertBudgetError(f"find_trades must be true or false, got {find_trades!r:.40}")
+        if (not isinstance(workers, int) or isinstance(workers, bool)
+                or not 1 <= workers <= MAX_WORKERS):
+            raise ExpertBudgetError(f"workers must be a whole number of processes from 1 to "
+                                    f"{MAX_WORKERS}, got {workers!r:.40}")
+        self.workers = workers
+        if workers > 1:
+            round_pool(workers)  # started now: its processes load while the game is set up
         self.focus = focus
         self.find_trades = find_trades
         self.value = shipped_value() if value == "net" else None
@@ -342,6 +350,7 @@ class ExpertPlayer(EnginePlayer):
             DEFAULT_SIMS if budget_ms is None else None)
         self.budget_ms = budget_ms
         self.horizon_rounds = horizon_rounds
+        self.checkpoint = str(Path(checkpoint))
         self.learned = _learned(Path(checkpoint))
         self.last: Evaluation | None = None
         # The actions already taken before rolling this turn, when the caller knows them (the
@@ -490,11 +499,17 @@ class ExpertPlayer(EnginePlayer):
         far in this process; with none yet, the first one measures it), each simulation after
         a round's first only if one is expected to fit, and a simulation stops at ``end``; a
         round cut short is dropped whole, so the candidates stay paired."""
-        rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                            self.rollout, self.policy(game), self.value)
         seeds = rollout_seeds(seed)
         per_round = len(candidates)
         rounds = max(1, (self.sims if self.sims is not None else MAX_SIMS) // per_round)
+        if self.workers > 1:
+            if math.isfinite(end):  # no more rounds than twice what the time seems to allow
+                fit = (end - time.perf_counter()) / (per_round * max(self._sim_seconds(), 1e-4))
+                rounds = max(1, min(rounds, int(2 * self.workers * fit) + self.workers))
+            return self._simulate_on_workers(game, seat, candidates, pre_roll_actions,
+                                             [seeds.getrandbits(62) for _ in range(rounds)], end)
+        rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
+                            self.rollout, self.policy(game), self.value)
         clock = time.perf_counter
         played = 0
         for _ in range(rounds):
@@ -512,6 +527,25 @@ class ExpertPlayer(EnginePlayer):
                 c.scores.append(score)
                 self._note_sim(clock() - now)
             played += per_round
+        return played
+
+    def _simulate_on_workers(self, game: Game, seat: int, candidates: list[Candidate],
+                             pre_roll_actions: int, seeds: list[int], end: float) -> int:
+        """``_simulate``'s rounds, the same seeds in the same order, played on ``workers``
+        processes (``agents.search_pool``): the same scores, sooner. Under a deadline every
+        worker plays until it, and the rounds it cut short are left out."""
+        spec = RoundSpec(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
+                         self.rollout, self.checkpoint, self.value is not None)
+        start = time.perf_counter()
+        seconds = end - start if math.isfinite(end) else math.inf
+        rounds = round_pool(self.workers).play(spec, [c.action for c in candidates], seeds,
+                                               seconds)
+        for scores in rounds:
+            for c, score in zip(candidates, scores, strict=True):
+                c.scores.append(score)
+        played = len(rounds) * len(candidates)
+        if played:  # the time budget's estimate: a simulation's share of the wall time
+            self._note_sim((time.perf_counter() - start) * self.workers / played)
         return played
 
     def _sim_seconds(self) -> float:

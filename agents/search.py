@@ -49,7 +49,7 @@ from byapar_env.action_table import ACTIONS, engine_action, legal_ids
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.fast_play import PlayStop, play_on
-from byapar_env.observation import OBSERVATION_SIZE, encode
+from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 from byapar_env.stats import paired_mean_se
 from byapar_env.valuation import position_values
 
@@ -84,6 +84,7 @@ class PolicyRolloutPlayer:
     def __init__(self, policy: NumpyPolicy) -> None:
         self.policy = policy
         self._obs = np.empty(OBSERVATION_SIZE, np.float32)
+        self._places = PlaceBlocks()  # rebuilt or patched as the board it last read changes
         self._mask = np.zeros(len(ACTIONS), np.int8)
         self.reset()
 
@@ -101,7 +102,8 @@ class PolicyRolloutPlayer:
         mask[:] = 0
         mask[legal_ids(game, None, TRADE_STEP_CAP, capped)] = 1
         mask[_TRADE_START_IDS] = 0
-        obs = encode(game, seat, self._obs, None, self._pre_roll, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        obs = encode(game, seat, self._obs, None, self._pre_roll, PRE_ROLL_CAP, TRADE_STEP_CAP,
+                     places=self._places)
         logits = np.where(mask.astype(bool), self.policy.logits(obs), -np.inf)
         while True:
             i = int(np.argmax(logits))

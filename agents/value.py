@@ -21,7 +21,7 @@ from byapar_checkpoints import shipped
 
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP
 from byapar_env.engine import Game
-from byapar_env.observation import OBSERVATION_SIZE, encode
+from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 
 from .network import NumpyPolicy, load_checkpoint
 
@@ -106,8 +106,9 @@ def _observations(game: Game, seats: list[int]) -> np.ndarray:
     a seat. A fresh array each call (a few microseconds): one shipped network serves every
     expert of a process, and byapar serve decides for several tables at once on its threads."""
     obs = np.empty((len(seats), OBSERVATION_SIZE), np.float32)
+    places = PlaceBlocks()  # the board's rows once for every seat of the game
     for row, seat in enumerate(seats):
-        encode(game, seat, obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP)
+        encode(game, seat, obs[row], None, 0, PRE_ROLL_CAP, TRADE_STEP_CAP, places=places)
     return obs
 
 

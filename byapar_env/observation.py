@@ -205,14 +205,16 @@ def observation_layout() -> dict[str, slice]:
 
 def encode(game: Game, me: int, out: np.ndarray, draft=None, pre_roll_actions: int = 0,
            pre_roll_cap: int = 1, draft_cap: int = 1,
-           habits: Habits | None = None) -> np.ndarray:
+           habits: Habits | None = None, places: PlaceBlocks | None = None) -> np.ndarray:
     """Write seat ``me``'s observation into ``out`` (float32, OBSERVATION_SIZE) and return it.
 
     ``draft`` (the trade offer ``me`` is composing, if any), the pre-roll counter and the seats'
     ``habits`` are the environment's own state; ``encode_env_part`` writes the first two onto an
-    engine-only encoding, ``write_habits`` the last (zeros without it).
+    engine-only encoding, ``write_habits`` the last (zeros without it). ``places``: a
+    ``PlaceBlocks`` kept by the caller (the same observation, cheaper when the board has not
+    changed since its last call: several seats of one game, or a player's next decision).
     """
-    encode_engine_part(game, me, out)
+    encode_engine_part(game, me, out, places)
     if habits is not None:
         write_habits(out, game, me, habits)
     return encode_env_part(out, game, me, draft, pre_roll_actions, pre_roll_cap, draft_cap)
