@@ -1,25 +1,28 @@
 """Search's unit of work: one-round rollouts a second on one core, beside the code before the
 search-speed work, in the same run.
 
-    python -m bench.rollout_speed [--rollouts 480] [--repeats 5] [--baseline COMMIT|none]
+    python -m bench.rollout_speed [--rollouts 1200] [--repeats 5] [--baseline COMMIT|none]
 
 A one-round rollout (``agents.search.Rollouts.run``, horizon one round, medium in every seat)
 clones a mid-game position, reseeds its chance and plays every seat's turn, then scores the
 position. The positions are 12 seeded four-seat games of medium players at the start of round
-12. Each run plays ``--rollouts`` of them (rollout seed k from every position in turn); the
-figure is the median over ``--repeats`` runs.
+12. Each run plays ``--rollouts`` of them (rollout seed k from every position in turn), timed in
+chunks of 120; a run's figure is its median chunk, and the figure printed the median over
+``--repeats`` runs.
 
 The baseline is the same measurement of the tree at ``--baseline`` (default ``BASELINE``, the
 last commit before this work), extracted with ``git archive`` into a temporary folder and run in
 its own process, alternating with the current tree's runs so that both meet the same load. It
 needs a git checkout; ``--baseline none`` skips it. Also printed: ``Game.clone()`` of a
 mid-game position with a long log, and the expert's simulations a decision within 100 ms and
-300 ms (the mean over 8 searched positions), before and after.
+300 ms (the mean over 8 of the positions), before and after, and now on two worker processes
+(``ExpertPlayer(workers=2)``, which the code before did not have).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import statistics
@@ -32,6 +35,7 @@ from pathlib import Path
 
 BASELINE = "4ab05cb"  # main before issue 38 (search speed)
 POSITIONS = 12
+CHUNK = 120  # rollouts timed together: ten from each position
 ROUND = 12
 # The repository's folders that install under the project's own names (pyproject.toml).
 _PACKAGE_DIRS = {"agents": "byapar_agents", "training": "byapar_training",
@@ -66,10 +70,15 @@ def measure(rollouts: int) -> dict:
 
     roots = _roots()
     runners = [Rollouts(r, r.current_player, horizon_rounds=1, mode="medium") for r in roots]
-    start = time.perf_counter()
-    for k in range(rollouts):
-        runners[k % POSITIONS].run(None, k // POSITIONS)
-    per_second = rollouts / (time.perf_counter() - start)
+    # Timed in chunks of CHUNK rollouts; the run's figure is the median chunk (a shared
+    # machine's bursts of load then move it less).
+    rates = []
+    for first in range(0, rollouts, CHUNK):
+        start = time.perf_counter()
+        for k in range(first, min(first + CHUNK, rollouts)):
+            runners[k % POSITIONS].run(None, k // POSITIONS)
+        rates.append((min(first + CHUNK, rollouts) - first) / (time.perf_counter() - start))
+    per_second = statistics.median(rates)
     long_game = roots[0].clone()
     long_game.log = [f"line {i}" for i in range(700)]  # a long game's log, as a site holds
     clone_us = min(timeit.repeat(long_game.clone, number=2000, repeat=3)) / 2000 * 1e6
@@ -79,8 +88,20 @@ def measure(rollouts: int) -> dict:
         expert = make_agent("expert", budget_ms=ms)
         counts = [expert.evaluate(r, 0, seed=i).sims for i, r in enumerate(roots[:8])]
         sims[ms] = statistics.mean(counts)
-    return {"rollouts_per_s": per_second, "clone_us": clone_us,
-            "sims_100ms": sims[100], "sims_300ms": sims[300]}
+    out = {"rollouts_per_s": per_second, "clone_us": clone_us,
+           "sims_100ms": sims[100], "sims_300ms": sims[300]}
+    from byapar_agents.expert import ExpertPlayer
+
+    if "workers" in inspect.signature(ExpertPlayer).parameters:  # the tree has worker search
+        from byapar_agents.network import single_thread_blas
+
+        single_thread_blas()  # as the commands that play: one thread a process
+        ExpertPlayer(sims=8, workers=2).evaluate(roots[-1], 0)  # the workers are up
+        for ms in (100, 300):
+            expert = ExpertPlayer(budget_ms=ms, workers=2)
+            out[f"sims_{ms}ms_2w"] = statistics.mean(
+                expert.evaluate(r, 0, seed=i).sims for i, r in enumerate(roots[:8]))
+    return out
 
 
 def _baseline_tree(commit: str, into: Path) -> Path:
@@ -108,7 +129,7 @@ def _run_worker(rollouts: int, tree: Path | None) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rollouts", type=int, default=480, help="rollouts a run")
+    ap.add_argument("--rollouts", type=int, default=1200, help="rollouts a run")
     ap.add_argument("--repeats", type=int, default=5, help="runs of each tree (medians)")
     ap.add_argument("--baseline", default=BASELINE,
                     help="the commit to compare with, or none (default: %(default)s)")
@@ -131,12 +152,16 @@ def main(argv: list[str] | None = None) -> None:
     keys = (("rollouts_per_s", "rollouts/s", "{:,.0f}", True),
             ("clone_us", "clone (us)", "{:.1f}", False),
             ("sims_100ms", "expert sims in 100 ms", "{:.1f}", True),
-            ("sims_300ms", "expert sims in 300 ms", "{:.1f}", True))
+            ("sims_300ms", "expert sims in 300 ms", "{:.1f}", True),
+            ("sims_100ms_2w", "  100 ms, 2 workers", "{:.1f}", True),
+            ("sims_300ms_2w", "  300 ms, 2 workers", "{:.1f}", True))
     print(f"  {'':24}{'now':>10}{'before':>10}{'speed-up':>10}")
     for key, label, fmt, more in keys:
+        if key not in runs["now"][0]:
+            continue
         now = statistics.median(r[key] for r in runs["now"])
         line = f"  {label:24}{fmt.format(now):>10}"
-        if runs["before"]:
+        if runs["before"] and key in runs["before"][0]:
             before = statistics.median(r[key] for r in runs["before"])
             ratio = (now / before if more else before / now) if before and now else float("nan")
             line += f"{fmt.format(before):>10}{ratio:>9.2f}x"
