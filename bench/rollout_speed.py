@@ -63,8 +63,9 @@ def _roots() -> list:
     return roots
 
 
-def measure(rollouts: int) -> dict:
-    """One run in this process: rollouts a second, clone microseconds, expert simulations."""
+def measure(rollouts: int, expert: bool = True) -> dict:
+    """One run in this process: rollouts a second, clone microseconds, and (with ``expert``)
+    the expert's simulations."""
     from byapar_agents import make_agent
     from byapar_agents.search import Rollouts
 
@@ -82,6 +83,8 @@ def measure(rollouts: int) -> dict:
     long_game = roots[0].clone()
     long_game.log = [f"line {i}" for i in range(700)]  # a long game's log, as a site holds
     clone_us = min(timeit.repeat(long_game.clone, number=2000, repeat=3)) / 2000 * 1e6
+    if not expert:
+        return {"rollouts_per_s": per_second, "clone_us": clone_us}
     sims = {}
     make_agent("expert", sims=8).evaluate(roots[-1], 0)  # times a simulation for the budget
     for ms in (100, 300):
@@ -118,12 +121,14 @@ def _baseline_tree(commit: str, into: Path) -> Path:
     return names
 
 
-def _run_worker(rollouts: int, tree: Path | None) -> dict:
+def _run_worker(rollouts: int, tree: Path | None, expert: bool) -> dict:
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(tree), str(tree.parent)])
-    out = subprocess.run([sys.executable, __file__, "--worker", str(rollouts)], env=env,
-                         check=True, capture_output=True, text=True).stdout
+    command = [sys.executable, __file__, "--worker", str(rollouts)]
+    if not expert:
+        command.append("--no-expert")
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -133,18 +138,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", type=int, default=5, help="runs of each tree (medians)")
     ap.add_argument("--baseline", default=BASELINE,
                     help="the commit to compare with, or none (default: %(default)s)")
+    ap.add_argument("--no-expert", dest="expert", action="store_false",
+                    help="leave out the expert's simulations (seconds a run)")
     ap.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker is not None:
-        print(json.dumps(measure(args.worker)))
+        print(json.dumps(measure(args.worker, args.expert)))
         return
     runs: dict[str, list[dict]] = {"now": [], "before": []}
     with tempfile.TemporaryDirectory() as tmp:
         tree = None if args.baseline == "none" else _baseline_tree(args.baseline, Path(tmp))
         for i in range(args.repeats):
-            runs["now"].append(_run_worker(args.rollouts, None))
+            runs["now"].append(_run_worker(args.rollouts, None, args.expert))
             if tree is not None:
-                runs["before"].append(_run_worker(args.rollouts, tree))
+                runs["before"].append(_run_worker(args.rollouts, tree, args.expert))
             print(f"  run {i + 1}/{args.repeats}", file=sys.stderr, flush=True)
     print(f"one-round rollouts, 4 medium seats, {POSITIONS} mid-game positions, "
           f"{args.rollouts} a run, medians of {args.repeats} runs, one core")

@@ -32,3 +32,18 @@ def test_the_ladder_bench_rates_every_level_it_seats(tmp_path) -> None:
     assert all(p["games"] == 3 for p in result["players"].values())  # four of four seated
     assert ladder.table(tuple(levels.split(",")), 0, 5) == ladder.table(
         tuple(levels.split(",")), 0, 5)
+
+
+def test_the_rollout_bench_runs_its_real_worker_and_prints_its_figures(capsys) -> None:
+    """One run of a few rollouts in its own process (no baseline: a fresh clone may lack the
+    commit), and the figures it prints."""
+    from bench import rollout_speed
+
+    rollout_speed.main(["--rollouts", "24", "--repeats", "1", "--baseline", "none",
+                        "--no-expert"])
+    out = capsys.readouterr().out
+    assert "24 a run" in out
+    rate = float(next(line for line in out.splitlines()
+                      if "rollouts/s" in line).split()[1].replace(",", ""))
+    assert rate > 0
+    assert "clone (us)" in out and "expert" not in out
