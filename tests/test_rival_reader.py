@@ -1,0 +1,65 @@
+"""The rival reader (``agents.rival_reader``): how actions match, a seeded table of three known
+kinds read right by its end, the real game never touched, and a kind outside the portfolio
+refused."""
+
+from __future__ import annotations
+
+import pytest
+from byapar_agents.rival_reader import NEAR, PORTFOLIO, RivalReader, match
+
+from byapar_env.driver import NO_DECISION_CAP, SeatDriver
+from byapar_env.engine import Game, Rules
+from byapar_env.engine import actions as A
+
+
+PORTFOLIO_POP = next(k for k in PORTFOLIO if k.startswith("pop-"))
+
+
+def test_actions_match_fully_nearly_or_not() -> None:
+    assert match(A.bid(5, 600), A.bid(5, 600)) == 1.0
+    assert match(A.bid(5, 600), A.bid(5, 800)) == NEAR  # another amount, the same place
+    assert match(A.bid(5, 600), A.DROP_OUT) == 0.0
+    assert match(A.offer_trade(2, [1], [3], 100), A.offer_trade(2, [], [3], 500)) == NEAR
+    assert match(A.offer_trade(2, [1], [3], 100), A.offer_trade(1, [1], [3], 100)) == 0.0
+    assert match(A.build(1), A.build(3)) == 0.0
+    assert match(A.ROLL, A.ROLL) == 1.0
+
+
+def test_a_table_of_three_known_kinds_is_read_right() -> None:
+    kinds = ["medium", "outside-chrisaacson-trading", PORTFOLIO_POP]
+    players = [PORTFOLIO[k]() for k in kinds]
+    for s, p in enumerate(players):
+        p.reset(7 + s)
+    reader = RivalReader(3, seed=100)
+    driver = SeatDriver.for_game(Game(Rules(num_players=3), seed=7),
+                                 max_decisions=NO_DECISION_CAP)
+    game = driver.game
+    untouched = True
+    while legal := driver.engine_choices():
+        seat = game.current_player
+        action = players[seat].choose(game, seat, legal)
+        before = game.to_json() if game.round < 3 else None
+        reader.observe(game, seat, legal, action)
+        if before is not None:
+            untouched &= game.to_json() == before
+        driver.take_engine(action)
+    assert untouched
+    assert [reader.named(s) for s in range(3)] == kinds
+    assert all(reader.decisions[s] >= 20 for s in range(3))
+    for s in range(3):
+        post = reader.posterior(s)
+        assert sum(post.values()) == pytest.approx(1.0)
+        assert post[kinds[s]] > 0.9
+
+
+def test_a_decision_without_a_choice_tells_nothing() -> None:
+    reader = RivalReader(2, kinds=["medium"], seats=[1])
+    game = Game(Rules(num_players=2), seed=1)
+    reader.observe(game, 0, game.legal_actions(), game.legal_actions()[0])  # seat 0: not read
+    reader.observe(game, 1, [A.ROLL], A.ROLL)
+    assert reader.decisions == {1: 0} and reader.log_likelihood == {1: [0.0]}
+
+
+def test_kinds_outside_the_portfolio_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown kinds \\['outside-monopyly-huw'\\]"):
+        RivalReader(4, kinds=["medium", "outside-monopyly-huw"])
