@@ -11,7 +11,6 @@ from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import Game, Rules
 from byapar_env.engine import actions as A
 
-
 PORTFOLIO_POP = next(k for k in PORTFOLIO if k.startswith("pop-"))
 
 
