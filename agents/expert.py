@@ -123,6 +123,7 @@ from .base import EnginePlayer
 from .deals import DealMemory, accepts_pending
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
+from .rival_reader import RivalReader
 from .search import (
     DEFAULT_HORIZON_ROUNDS,
     ROLLOUT_MODES,
@@ -138,6 +139,7 @@ from .trade_finder import find_offers
 from .value import shipped_value
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
+READER_SEED = 0x12EAD  # the rival reader's models' seed (rollout "read")
 DEFAULT_ROLLOUT = "mixed"  # who plays the rollouts (agents.search.ROLLOUT_MODES)
 # How a rollout cut at its horizon is scored: "net", the value network's win chance
 # (agents.value), or "share", the seat's share of the table's position value.
@@ -381,6 +383,10 @@ class ExpertPlayer(EnginePlayer):
         self._deals = DealMemory()
         self._deal_offer: tuple[int, Action | None] = (-1, None)  # (turn, the module's offer)
         self._quiet_turn = -1
+        # rollout "read": the rivals read from every move of this game (``_watch``).
+        self._reader: RivalReader | None = None
+        self._reader_game: Game | None = None
+        self._own_seat = -1
 
     # ------------------------------------------------------------------ playing
     def act(self, env: raw_env, seat: int) -> int:
@@ -400,6 +406,10 @@ class ExpertPlayer(EnginePlayer):
                 self._deals.remember(env.game, offer)
             return i
         self._following = False
+        if self.rollout == "read":
+            self._own_seat = seat
+            if self._watch not in env.watchers:
+                env.watchers.append(self._watch)
         self.known_pre_roll = env.pre_roll_actions
         turn, undo = self._turn_key, set(self._no_undo)
         try:
@@ -421,6 +431,28 @@ class ExpertPlayer(EnginePlayer):
                         self._no_undo.discard(back)
                 return chosen.start_id
         return i
+
+    def _watch(self, game: Game, action: Action) -> None:
+        """Every move of the game (the environment's watcher): the rivals' moves are read."""
+        seat = game.current_player
+        if seat == self._own_seat or self._own_seat < 0:
+            return
+        if self._reader is None or self._reader_game is not game:
+            n = game.num_players
+            self._reader = RivalReader(n, seats=[s for s in range(n) if s != self._own_seat],
+                                       seed=READER_SEED)
+            self._reader_game = game
+        legal = game.legal_actions()
+        if action not in legal:  # a trade offer: a choice beside the listed actions
+            legal = [*legal, action]
+        self._reader.observe(game, seat, legal, action)
+
+    def reading(self) -> dict[int, dict[str, float]] | None:
+        """Each rival's posterior over the reader's kinds so far this game (rollout "read"),
+        or None before any move was read."""
+        if self._reader is None:
+            return None
+        return {s: self._reader.posterior(s) for s in self._reader.seats}
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         pre_roll = self._pre_roll_now(game)
@@ -509,7 +541,7 @@ class ExpertPlayer(EnginePlayer):
             return self._simulate_on_workers(game, seat, candidates, pre_roll_actions,
                                              [seeds.getrandbits(62) for _ in range(rounds)], end)
         rollouts = Rollouts(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                            self.rollout, self.policy(game), self.value)
+                            self.rollout, self.policy(game), self.value, self.reading())
         clock = time.perf_counter
         played = 0
         for _ in range(rounds):
@@ -535,7 +567,7 @@ class ExpertPlayer(EnginePlayer):
         processes (``agents.search_pool``): the same scores, sooner. Under a deadline every
         worker plays until it, and the rounds it cut short are left out."""
         spec = RoundSpec(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                         self.rollout, self.checkpoint, self.value is not None)
+                         self.rollout, self.checkpoint, self.value is not None, self.reading())
         start = time.perf_counter()
         seconds = end - start if math.isfinite(end) else math.inf
         rounds = round_pool(self.workers).play(spec, [c.action for c in candidates], seeds,

@@ -19,7 +19,10 @@ round later than one that does not. Who plays is the rollout mode (``ROLLOUT_MOD
 - ``population``: as ``mixed``, but each other seat is drawn from three kinds: the policy, the
   medium player, or one of ``POPULATION_POOL`` players of the generated population
   (``agents.population``, training seeds only: ``training_names``), so the search does not
-  assume one kind of rival.
+  assume one kind of rival;
+- ``read``: as ``mixed``, but each other seat is drawn, per rollout, from that seat's posterior
+  over the rival reader's portfolio (``agents.rival_reader``: ``reading``, the kinds each rival
+  plays like so far); a seat with no reading is the medium player.
 
 Its score for the searching seat is:
 
@@ -56,6 +59,7 @@ from byapar_env.valuation import position_values
 from .medium import MediumPlayer
 from .network import NumpyPolicy
 from .population import make_population, training_names
+from .rival_reader import PORTFOLIO
 from .value import ValueNet, win_shares
 
 ROLLOUT_PLAYER = MediumPlayer
@@ -65,7 +69,7 @@ DEFAULT_HORIZON_ROUNDS = 3
 # learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
 # policy or the medium player, drawn per rollout from its seed, so that the search weighs both
 # kinds of opponent and every candidate meets the same ones).
-ROLLOUT_MODES = ("medium", "policy", "mixed", "population")
+ROLLOUT_MODES = ("medium", "policy", "mixed", "population", "read")
 # The population players a "population" rollout draws from: training seeds only, drawn once
 # from a fixed generator, so the same seed gives the same rollout in every process.
 POPULATION_POOL = 8
@@ -161,7 +165,8 @@ class Rollouts:
 
     def __init__(self, root: Game, seat: int, pre_roll_actions: int = 0,
                  horizon_rounds: int = DEFAULT_HORIZON_ROUNDS, mode: str = "medium",
-                 policy: NumpyPolicy | None = None, value: ValueNet | None = None) -> None:
+                 policy: NumpyPolicy | None = None, value: ValueNet | None = None,
+                 reading: dict[int, dict[str, float]] | None = None) -> None:
         if mode not in ROLLOUT_MODES:
             raise ValueError(f"rollout mode must be one of {', '.join(ROLLOUT_MODES)}, "
                              f"got {mode!r:.40}")
@@ -179,6 +184,10 @@ class Rollouts:
         # Population players keep their state per seat, so one object serves every seat.
         self.population = ([make_population(name) for name in _POPULATION_NAMES]
                            if mode == "population" else [])
+        # "read": each rival's posterior as (kinds, weights), and its players made on first use.
+        self.reading = {s: (list(post), list(post.values()))
+                        for s, post in (reading or {}).items() if post}
+        self._read_players: dict[tuple[int, str], object] = {}
 
     def seat_players(self, seed: int) -> list:
         """Who plays each seat in the rollout of ``seed`` (the same for every candidate)."""
@@ -187,6 +196,9 @@ class Rollouts:
         if self.mode == "policy":
             return self.policies
         draw = random.Random(seed ^ 0x5EA7)
+        if self.mode == "read":
+            return [self.policies[s] if s == self.seat else self._read_player(s, draw)
+                    for s in range(self.root.num_players)]
         if self.mode == "mixed":
             return [self.policies[s] if s == self.seat or draw.random() < 0.5
                     else self.mediums[s] for s in range(self.root.num_players)]
@@ -196,6 +208,17 @@ class Rollouts:
             out.append(self.policies[s] if kind == 0 else self.mediums[s] if kind == 1
                        else self.population[draw.randrange(len(self.population))])
         return out
+
+    def _read_player(self, seat: int, draw: random.Random) -> object:
+        """Rival ``seat``'s player in this rollout: a kind drawn from its reading."""
+        reading = self.reading.get(seat)
+        if reading is None:
+            return self.mediums[seat]
+        kind = draw.choices(reading[0], reading[1])[0]
+        player = self._read_players.get((seat, kind))
+        if player is None:
+            player = self._read_players[seat, kind] = PORTFOLIO[kind]()
+        return player
 
     def run(self, first: Action | None, seed: int, deadline: float = math.inf) -> float | None:
         """Take ``first`` (None: let the rollout player decide now too) and play on; the

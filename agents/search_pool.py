@@ -41,6 +41,7 @@ class RoundSpec:
     mode: str  # ``search.ROLLOUT_MODES``
     checkpoint: str  # the learned player's folder: the policy of the table's size
     value: bool  # rollouts end on the shipped value network (else the position-value share)
+    reading: dict[int, dict[str, float]] | None = None  # rollout "read": each rival's posterior
 
 
 _LEARNED: dict[str, LearnedPlayer] = {}  # per worker process: one loaded checkpoint each
@@ -52,7 +53,7 @@ def _rollouts(spec: RoundSpec) -> Rollouts:
         learned = _LEARNED[spec.checkpoint] = LearnedPlayer(Path(spec.checkpoint), name="hard")
     return Rollouts(spec.root, spec.seat, spec.pre_roll_actions, spec.horizon_rounds, spec.mode,
                     learned.policy_for(spec.root.num_players),
-                    shipped_value() if spec.value else None)
+                    shipped_value() if spec.value else None, spec.reading)
 
 
 def play_rounds(spec: RoundSpec, actions: list[Action], rounds: list[tuple[int, int]],

@@ -23,6 +23,8 @@ drift apart; ``tests/test_driver.py`` checks the two forms against each other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .action_table import (
     ACTIONS,
     NUM_ACTIONS,
@@ -114,6 +116,9 @@ class SeatDriver:
         # What each seat has done this game (byapar_env.habits), for observation readers: kept
         # by the environment (raw_env), not by a bare driver, which nothing observes.
         self.habits: Habits | None = None
+        # Called with (game, action) before each engine action is applied, by whoever wants to
+        # see every seat's moves (a player reading its rivals: ``agents.rival_reader``).
+        self.watchers: list[Callable[[Game, Action], None]] = []
         self._forget_choices()
 
     @classmethod
@@ -228,6 +233,8 @@ class SeatDriver:
         self._settle_turn()
 
     def _engine_apply(self, action: Action) -> None:
+        for watch in self.watchers:
+            watch(self.game, action)
         habits = self.habits
         if habits is None:
             self.game.apply(action)

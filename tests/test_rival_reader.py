@@ -62,3 +62,45 @@ def test_a_decision_without_a_choice_tells_nothing() -> None:
 def test_kinds_outside_the_portfolio_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown kinds \\['outside-monopyly-huw'\\]"):
         RivalReader(4, kinds=["medium", "outside-monopyly-huw"])
+
+
+def test_read_rollouts_seat_each_rival_as_its_reading_draws() -> None:
+    from byapar_agents.expert import ExpertPlayer
+    from byapar_agents.outside import TradingPlayer
+    from byapar_agents.search import PolicyRolloutPlayer, Rollouts
+
+    game = Game(Rules(num_players=4), seed=3)
+    policy = ExpertPlayer(sims=12).policy(game)
+    sure = {1: {"outside-chrisaacson-trading": 1.0}, 2: {"medium": 1.0}}
+    rollouts = Rollouts(game, 0, mode="read", policy=policy, reading=sure)
+    for seed in range(5):
+        seated = rollouts.seat_players(seed)
+        assert isinstance(seated[0], PolicyRolloutPlayer)
+        assert isinstance(seated[1], TradingPlayer)
+        assert type(seated[2]).__name__ == "MediumPlayer"
+        assert type(seated[3]).__name__ == "MediumPlayer"  # no reading: medium
+    split = Rollouts(game, 0, mode="read", policy=policy,
+                     reading={1: {"medium": 0.5, "outside-monopyly-sophie": 0.5}})
+    kinds = [type(split.seat_players(seed)[1]).__name__ for seed in range(40)]
+    assert kinds == [type(split.seat_players(seed)[1]).__name__ for seed in range(40)]
+    assert 8 < kinds.count("MediumPlayer") < 32  # both kinds drawn, about evenly
+
+
+def test_the_expert_reads_its_rivals_from_the_environment() -> None:
+    from byapar_agents.expert import ExpertPlayer
+
+    from byapar_env.byapar_v0 import raw_env
+    from byapar_harness.arena import play_through_env
+
+    env = raw_env(num_players=3, rounds=6)
+    env.reset(seed=5)
+    expert = ExpertPlayer(5, sims=12, rollout="read")
+    rivals = [PORTFOLIO["outside-chrisaacson-trading"](), PORTFOLIO["medium"]()]
+    for s, p in enumerate(rivals):
+        p.reset(s)
+    play_through_env(env, [expert, *rivals])
+    reading = expert.reading()
+    assert set(reading) == {1, 2}
+    assert max(reading[1], key=reading[1].get) == "outside-chrisaacson-trading"
+    assert max(reading[2], key=reading[2].get) == "medium"
+    assert env.watchers == [expert._watch]
