@@ -42,7 +42,7 @@ AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # rounds; "-find" or "-nofind" whether the trade finder adds offers (agents.trade_finder);
 # "@SIMS" the simulation budget.
 _EXPERT_NAME = re.compile(
-    r"expert(-all)?(?:-(medium|policy|mixed))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
+    r"expert(-all)?(?:-(medium|policy|mixed|population|read))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
     r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
 
 
