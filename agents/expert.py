@@ -61,7 +61,10 @@ The policy in a rollout costs about what the medium player does a round: it take
 likely action, composes no trade offers and never undoes its own move within a turn
 (``PolicyRolloutPlayer``). ``rollout="population"`` draws each other seat from three kinds
 instead: the policy, the medium player or a player of the generated population (training seeds
-only; ``agents.search``).
+only; ``agents.search``). ``rollout="read"`` (``expert-read``) reads every rival's moves through
+the environment (``SeatDriver.watchers``) and plays each rival as a kind drawn from what it
+resembles so far (``agents.rival_reader``). ``workers=N`` plays the simulations on N processes,
+the same scores for any N (``agents.search_pool``).
 
 **What the choice is.** Of the candidates that beat the policy's choice by more than ``EDGE_Z``
 (2) standard errors of their paired difference, shared out over the candidates tested and
