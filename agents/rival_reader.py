@@ -93,6 +93,13 @@ class RivalReader:
         total = sum(weights)
         return {k: w / total for k, w in zip(self.kinds, weights, strict=True)}
 
+    def fit(self, seat: int) -> float:
+        """How well the most probable kind explains ``seat``: its likelihood per decision read
+        (the geometric mean; 1 before any). A rival that no kind explains well (an unseen
+        player) reads low whatever its posterior says."""
+        n = self.decisions[seat]
+        return math.exp(max(self.log_likelihood[seat]) / n) if n else 1.0
+
     def named(self, seat: int) -> str:
         """The kind ``seat`` is read as now (the most probable; the first listed on a tie)."""
         post = self.posterior(seat)

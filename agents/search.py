@@ -22,7 +22,7 @@ round later than one that does not. Who plays is the rollout mode (``ROLLOUT_MOD
   assume one kind of rival;
 - ``read``: as ``mixed``, but each other seat is drawn, per rollout, from that seat's posterior
   over the rival reader's portfolio (``agents.rival_reader``: ``reading``, the kinds each rival
-  plays like so far); a seat with no reading is the medium player.
+  plays like so far); a seat with no reading is drawn as in ``mixed``.
 
 Its score for the searching seat is:
 
@@ -212,8 +212,8 @@ class Rollouts:
     def _read_player(self, seat: int, draw: random.Random) -> object:
         """Rival ``seat``'s player in this rollout: a kind drawn from its reading."""
         reading = self.reading.get(seat)
-        if reading is None:
-            return self.mediums[seat]
+        if reading is None:  # not read (or read badly): as in mixed rollouts
+            return self.policies[seat] if draw.random() < 0.5 else self.mediums[seat]
         kind = draw.choices(reading[0], reading[1])[0]
         player = self._read_players.get((seat, kind))
         if player is None:

@@ -49,6 +49,29 @@ def test_a_table_of_three_known_kinds_is_read_right() -> None:
         post = reader.posterior(s)
         assert sum(post.values()) == pytest.approx(1.0)
         assert post[kinds[s]] > 0.9
+        assert reader.fit(s) > 0.95  # its own kind explains it nearly move for move
+
+
+def test_a_player_outside_the_portfolio_reads_a_low_fit() -> None:
+    """monopyly-huw (unseen, not in the portfolio) is named as some kind, but no kind explains
+    half its moves: the expert then plays it as in mixed rollouts."""
+    from byapar_agents import make_agent
+    from byapar_agents.expert import READ_FIT
+
+    players = [make_agent("outside-monopyly-huw") for _ in range(3)]
+    for s, p in enumerate(players):
+        p.reset(s)
+    reader = RivalReader(3, seats=[0], seed=9)
+    driver = SeatDriver.for_game(Game(Rules(num_players=3), seed=0),
+                                 max_decisions=NO_DECISION_CAP)
+    game = driver.game
+    while (legal := driver.engine_choices()) and game.round <= 15:
+        seat = game.current_player
+        action = players[seat].choose(game, seat, legal)
+        reader.observe(game, seat, legal, action)
+        driver.take_engine(action)
+    assert reader.decisions[0] >= 50
+    assert reader.fit(0) < READ_FIT
 
 
 def test_a_decision_without_a_choice_tells_nothing() -> None:
@@ -78,7 +101,7 @@ def test_read_rollouts_seat_each_rival_as_its_reading_draws() -> None:
         assert isinstance(seated[0], PolicyRolloutPlayer)
         assert isinstance(seated[1], TradingPlayer)
         assert type(seated[2]).__name__ == "MediumPlayer"
-        assert type(seated[3]).__name__ == "MediumPlayer"  # no reading: medium
+        assert type(seated[3]).__name__ in ("MediumPlayer", "PolicyRolloutPlayer")  # mixed
     split = Rollouts(game, 0, mode="read", policy=policy,
                      reading={1: {"medium": 0.5, "outside-monopyly-sophie": 0.5}})
     kinds = [type(split.seat_players(seed)[1]).__name__ for seed in range(40)]
