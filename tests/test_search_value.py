@@ -46,7 +46,7 @@ def test_the_fit_learns_the_sibling_order_and_writes_a_value_checkpoint(tmp_path
     lines: list[str] = []
     out = tmp_path / "value"
     summary = fit(SearchValueConfig(labels=(str(tmp_path / "labels"),), out=str(out),
-                                    epochs=6, batch=8, lr=2e-3), lines.append)
+                                    epochs=3, batch=8, lr=5e-3), lines.append)
     start = summary["start"]["pair_order"]
     best = max(h["pair_order"] for h in summary["history"])
     assert summary["start"]["pairs"] > 20
@@ -54,7 +54,7 @@ def test_the_fit_learns_the_sibling_order_and_writes_a_value_checkpoint(tmp_path
     assert summary["written"]
     net = ValueNet.load(out)  # the value network's own format and checks
     assert net.meta["training"]["held_out"]["pair_order"] == best
-    assert "the start orders" in lines[0] and len(lines) == 7
+    assert "the start orders" in lines[0] and len(lines) == 4
 
 
 def test_a_fit_without_labels_is_refused(tmp_path) -> None:
