@@ -21,7 +21,6 @@ from __future__ import annotations
 from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.engine import actions as A
 from byapar_env.engine import board as B
-from byapar_env.engine.rules import MAX_PLAYERS
 
 from .base import EnginePlayer
 from .tactics import (
@@ -52,32 +51,6 @@ _PLACE_OTHERS = tuple(
     for s in B.PLACES)
 
 
-# The last board read by ``_top_rents`` and its answer: (owner, buildings, mortgaged, rents).
-# One tuple, swapped whole, so threads sharing it never read half of one board.
-_LAST_BOARD: list[tuple] = [((), (), (), ())]
-
-
-def _top_rents(game: Game) -> tuple[int, ...]:
-    """The biggest rent each seat's unmortgaged cities may charge (a bare city at most double),
-    kept for the last board read: the seats deciding one after another in an auction, or the
-    same seat through its turn, read one board."""
-    owner, blds, mort = game.owner, game.buildings, game.mortgaged
-    last = _LAST_BOARD[0]
-    if last[0] == owner and last[1] == blds and last[2] == mort:
-        return last[3]
-    top = [0] * MAX_PLAYERS
-    for sq, bare, rents in _CITY_RENTS:
-        o = owner[sq]
-        if o >= 0 and not mort[sq]:
-            b = blds[sq]
-            r = rents[b] if b else bare
-            if r > top[o]:
-                top[o] = r
-    rents = tuple(top)
-    _LAST_BOARD[0] = (owner[:], blds[:], mort[:], rents)
-    return rents
-
-
 class MediumPlayer(EnginePlayer):
     name = "medium"
     # For byapar_env.fast_play: it reads ``legal`` only before rolling and while raising cash,
@@ -99,9 +72,14 @@ class MediumPlayer(EnginePlayer):
     def reserve(self, game: Game, seat: int) -> int:
         """Cash to keep: a base plus half the biggest rent an opponent's place may charge."""
         danger = 0
-        for o, rent in enumerate(_top_rents(game)):
-            if o != seat and rent > danger:
-                danger = rent
+        owner, blds, mort = game.owner, game.buildings, game.mortgaged
+        for sq, bare, rents in _CITY_RENTS:
+            o = owner[sq]
+            if o != seat and o >= 0 and not mort[sq]:
+                b = blds[sq]
+                r = rents[b] if b else bare  # bare: at most double
+                if r > danger:
+                    danger = r
         return BASE_RESERVE + min(danger // 2, 3_000)
 
     def place_value(self, game: Game, sq: int, seat: int) -> int:
@@ -348,7 +326,7 @@ class MediumPlayer(EnginePlayer):
         has a stake in, unbuilt, not a transport, and not the last piece of ``other``'s group
         (with ``keep_away``, not even one that would leave ``other`` one place short)."""
         best = None
-        owner, blds, mort = game.owner, game.buildings, game.mortgaged
+        owner, blds = game.owner, game.buildings
         for s, others, transport in _PLACE_OTHERS:
             if owner[s] != seat:
                 continue
@@ -364,7 +342,7 @@ class MediumPlayer(EnginePlayer):
                     continue
             elif transport:
                 continue  # transports pay more the more it holds
-            value = PRICE[s] // 2 if mort[s] else PRICE[s]  # list_value of the one place
+            value = list_value(game, (s,))
             if value <= want and (best is None or value > best[0]):
                 best = (value, s)
         return None if best is None else best[1]

@@ -54,7 +54,7 @@ from byapar_env.engine import Action, ActionKind, Game, Phase
 from byapar_env.fast_play import PlayStop, play_on
 from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 from byapar_env.stats import paired_mean_se
-from byapar_env.valuation import position_values
+from byapar_env.valuation import position_value
 
 from .medium import MediumPlayer
 from .network import NumpyPolicy
@@ -154,8 +154,8 @@ def score(game: Game, seat: int) -> float:
         return win_shares(game)[seat]
     if game.bankrupt[seat]:
         return 0.0
-    values = position_values(game)
-    total = sum([max(0.0, v) for s, v in enumerate(values) if not game.bankrupt[s]])
+    values = {s: position_value(game, s) for s in game.active_seats()}  # each seat's once
+    total = sum([max(0.0, v) for v in values.values()])
     return values[seat] / total if total > 0 else 0.0
 
 

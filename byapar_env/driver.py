@@ -85,6 +85,15 @@ def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:
     return steps
 
 
+def check_offer(game: Game, offer: Action) -> None:
+    """``IllegalActionError`` for an offer the engine refuses now: its steps would compose
+    some other offer, so it is refused as the engine would refuse it."""
+    reason = game.trade_error(offer)
+    if reason is not None:
+        raise IllegalActionError(f"illegal action {offer} for seat {game.current_player}: "
+                                 f"{reason}")
+
+
 def offer_step_count(offer: Action) -> int:
     """How many ids ``offer_steps`` composes ``offer`` in (start, toggles, money, submit), each
     counted toward the pre-roll cap; any money, expressible or not."""
@@ -296,11 +305,7 @@ class SeatDriver:
     def _compose(self, offer: Action) -> int:
         """Compose ``offer`` step by step through ``_take``, exactly as its ids would be taken."""
         game = self.game
-        reason = game.trade_error(offer)
-        if reason is not None:
-            # The steps would compose some other offer: refuse this one as the engine would.
-            raise IllegalActionError(f"illegal action {offer} for seat {game.current_player}: "
-                                     f"{reason}")
+        check_offer(game, offer)
         taken = 0
         for step in offer_steps(game.current_player, game.num_players, offer):
             self._take(step)

@@ -7,7 +7,7 @@ cap; ``tests/test_fast_play.py`` plays both ways from many seeded positions and 
 saved games. What it saves:
 
 - no driver: the pre-roll count is one local number, and a trade offer is counted as its
-  composition steps (``driver.offer_step_count``) instead of being composed id by id;
+  composition steps (``driver.offer_steps``) instead of being composed id by id;
 - actions are taken with ``Game.apply_legal``: each comes from ``legal_actions`` or is a
   player's answer to a decision whose every answer is legal (buy or not, accept or not, a bid
   the player keeps within the legal range), and a trade offer is checked once by
@@ -28,9 +28,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .action_table import TRADE_MONEY_IDS, legal_ids
-from .driver import PRE_ROLL_CAP, offer_step_count
-from .engine import ActionKind, Game, IllegalActionError, Phase
+from .action_table import legal_ids
+from .driver import PRE_ROLL_CAP, check_offer, offer_steps
+from .engine import ActionKind, Game, Phase
 from .engine import actions as A
 
 _ROLL_ONLY = [A.ROLL]
@@ -111,15 +111,8 @@ def _take(game: Game, action: Any, state: list[int], cap: int, checked: bool) ->
         _apply(game, action, state)
         return
     if not checked:
-        reason = game.trade_error(action)
-        if reason is not None:
-            raise IllegalActionError(f"illegal action {action} for seat "
-                                     f"{game.current_player}: {reason}")
-    if action.amount and action.amount not in TRADE_MONEY_IDS:
-        raise IllegalActionError(f"{action} cannot be composed: trade money is one of the "
-                                 f"amounts {sorted(a for a in TRADE_MONEY_IDS if a > 0)} "
-                                 "either way")
-    steps = offer_step_count(action)
+        check_offer(game, action)
+    steps = len(offer_steps(game.current_player, game.num_players, action))  # money checked
     done = state[0]
     if done + steps - 1 >= cap:
         # The cap is reached before the submit step: the draft is dropped at the first step

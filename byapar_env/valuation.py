@@ -93,8 +93,14 @@ def rounds_left(game: Game) -> int:
     return max(1, min(HORIZON_ROUNDS, game.rules.round_limit - game.round + 1))
 
 
+_RENTS = {sq: B.SQUARES[sq].rents for sq in B.CITIES}
+# What one house on every city of a group costs, by the group.
+_GROUP_HOUSES = {group: B.SQUARES[group[0]].house_cost * len(group)
+                 for group in B.GROUPS.values()}
+
+
 def city_rent(sq: int, buildings: int, whole_group: bool) -> int:
-    rents = B.SQUARES[sq].rents
+    rents = _RENTS[sq]
     if buildings:
         return rents[buildings]
     return rents[0] * 2 if whole_group else rents[0]
@@ -102,16 +108,12 @@ def city_rent(sq: int, buildings: int, whole_group: bool) -> int:
 
 def fundable_houses(group: tuple[int, ...], budget: int) -> int:
     """Houses per city of ``group`` that ``budget`` buys, at most a hotel."""
-    cost = B.SQUARES[group[0]].house_cost * len(group)
-    return max(0, min(B.HOTEL, budget // cost)) if budget > 0 else 0
+    return max(0, min(B.HOTEL, budget // _GROUP_HOUSES[group])) if budget > 0 else 0
 
 
-# Per colour group, in board order: the group, what one house on each of its cities costs, and
-# each city's landing chance and rents (the loops below read these instead of the board).
-_GROUP_TABLE = tuple(
-    (group, B.SQUARES[group[0]].house_cost * len(group),
-     tuple((s, LANDINGS_PER_TURN[s], B.SQUARES[s].rents) for s in group))
-    for group in B.GROUPS.values())
+# Per colour group, in board order: the group and each city's landing chance.
+_GROUP_TABLE = tuple((group, tuple((s, LANDINGS_PER_TURN[s]) for s in group))
+                     for group in B.GROUPS.values())
 _TRANSPORT_LANDINGS = tuple((t, LANDINGS_PER_TURN[t]) for t in B.TRANSPORTS)
 _UTILITY_LANDINGS = tuple((u, LANDINGS_PER_TURN[u]) for u in B.UTILITIES)
 # Each place with its price and house cost (0 for places that are not cities).
@@ -130,23 +132,18 @@ def income_per_round(game: Game, seat: int, owner: list[int], cash: int,
     total = 0.0
     budget = cash - reserve
     mortgaged, real_owner, buildings = game.mortgaged, game.owner, game.buildings
-    hotel = B.HOTEL
-    for group, cost, cities in _GROUP_TABLE:
+    for group, cities in _GROUP_TABLE:
         held = [c for c in cities if owner[c[0]] == seat]
         if not held:
             continue
         whole = len(held) == len(group)
-        # fundable_houses, inline: houses per city the budget buys, at most a hotel
-        level = (max(0, min(hotel, budget // cost)) if budget > 0 else 0) if whole else 0
-        for s, landings, rents in held:
+        level = fundable_houses(group, budget) if whole else 0
+        for s, landings in held:
             mine = real_owner[s] == seat
             if mine and mortgaged[s]:
                 continue
             b = buildings[s] if mine else 0
-            if level > b:
-                b = level
-            # city_rent, inline
-            total += landings * (rents[b] if b else rents[0] * 2 if whole else rents[0])
+            total += landings * city_rent(s, b if b > level else level, whole)
     transports = [land for t, land in _TRANSPORT_LANDINGS if owner[t] == seat]
     if transports:
         rent = B.TRANSPORT_RENT[len(transports)]
@@ -181,59 +178,6 @@ def position_value(game: Game, seat: int, owner: list[int] | None = None,
     cash = game.cash[seat] if cash is None else cash
     return (cash + holdings_worth(game, seat, owner)
             + rounds_left(game) * income_per_round(game, seat, owner, cash, reserve))
-
-
-def position_values(game: Game) -> list[float]:
-    """``position_value`` of every seat at once (0.0 for a seat out), each the same number
-    ``position_value(game, seat)`` gives: one pass over the board for the whole table."""
-    n = game.num_players
-    bankrupt, owner, cash = game.bankrupt, game.owner, game.cash
-    active = n - sum(1 for b in bankrupt if b)
-    horizon = rounds_left(game)
-    mortgaged, buildings = game.mortgaged, game.buildings
-    income = [0.0] * n
-    hotel = B.HOTEL
-    for _group, cost, cities in _GROUP_TABLE:
-        seats = [owner[c[0]] for c in cities]
-        for seat in set(seats):
-            if seat < 0 or bankrupt[seat]:
-                continue
-            whole = seats.count(seat) == len(seats)
-            budget = cash[seat]
-            level = (max(0, min(hotel, budget // cost)) if budget > 0 else 0) if whole else 0
-            total = income[seat]
-            for s, landings, rents in cities:
-                if owner[s] != seat or mortgaged[s]:
-                    continue
-                b = buildings[s]
-                if level > b:
-                    b = level
-                total += landings * (rents[b] if b else rents[0] * 2 if whole else rents[0])
-            income[seat] = total
-    for table, rents, dice in ((_TRANSPORT_LANDINGS, B.TRANSPORT_RENT, 0),
-                               (_UTILITY_LANDINGS, B.UTILITY_MULTIPLIER, AVERAGE_DICE)):
-        held: dict[int, list[float]] = {}
-        for sq, land in table:
-            o = owner[sq]
-            if o >= 0:
-                held.setdefault(o, []).append(land)
-        for seat, lands in held.items():
-            if bankrupt[seat]:
-                continue
-            rent = rents[len(lands)]
-            total = income[seat]
-            for land in lands:
-                total += land * rent * dice if dice else land * rent
-            income[seat] = total
-    out = []
-    for seat in range(n):
-        if bankrupt[seat]:
-            out.append(0.0)
-            continue
-        opponents = active - 1
-        value = income[seat] * opponents if opponents else 0.0
-        out.append(cash[seat] + holdings_worth(game, seat, owner) + horizon * value)
-    return out
 
 
 def rent_exposure(game: Game, seat: int, sq: int, rival: int, owner: list[int],

@@ -27,9 +27,8 @@ the search that uses the new network.
 
 from __future__ import annotations
 
-import argparse
 import random
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -206,22 +205,26 @@ def generate(config: SearchLabelConfig, log=None) -> None:
     """Every missing chunk, on ``config.workers`` processes."""
     validate(config)
 
+    data = Path(config.run_dir) / "data"
+    already = len(list(data.glob("chunk_*[0-9].npz"))) if data.is_dir() else 0
+
     def describe(result: tuple[int, int, int], done: int, chunks: int, seconds: float) -> str:
         k, decisions, children = result
-        left = seconds / max(1, done_here[0] + 1) * (chunks - done)
-        done_here[0] += 1
+        left = seconds / (done - already) * (chunks - done)
         return (f"chunk {k}: {decisions} decisions, {children} children  "
                 f"({done}/{chunks} chunks, {seconds:,.0f} s, about {left:,.0f} s left)")
 
-    done_here = [0]
     play_chunks(config, _label_chunk, describe, log or (lambda line: print(line, flush=True)))
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from byapar_env.cli_args import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m byapar_training.search_labels",
+                        description=__doc__.splitlines()[0])
     for f in fields(SearchLabelConfig):
         ap.add_argument(f"--{f.name.replace('_', '-')}", type=type(f.default),
-                        default=f.default, help=f"{HELP[f.name]} (default: %(default)s)")
+                        default=f.default, help=HELP[f.name])
     args = ap.parse_args(argv)
     config = SearchLabelConfig(**vars(args))
     try:
@@ -231,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     run_stages(config, "games", ["search_labels", *(argv or [])], generate,
                lambda c, command: {})
     print(f"labels in {Path(config.run_dir) / 'data'}; the settings in "
-          f"{Path(config.run_dir) / 'config.json'} ({asdict(config)['games']:,} games)")
+          f"{Path(config.run_dir) / 'config.json'} ({config.games:,} games)")
 
 
 if __name__ == "__main__":

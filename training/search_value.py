@@ -23,13 +23,11 @@ reads it.
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from byapar_agents.network import NumpyPolicy
 from byapar_agents.value import DEFAULT_VALUE, ValueNet
 
 from byapar_env.engine import ByaparError
@@ -37,6 +35,7 @@ from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
 from .chunks import HELD_OUT_DIGIT, chunk_files
+from .value import write_value
 
 
 class SearchValueError(ByaparError, ValueError):
@@ -212,25 +211,23 @@ def fit(config: SearchValueConfig, log=print) -> dict:
 
 def _export(net, folder: Path, config: SearchValueConfig, result: dict, before: dict,
             children: int) -> None:
-    linears = [m for m in net if hasattr(m, "weight")]
-    layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-              for m in linears]
-    meta = {"name": "value", "training": {
+    write_value(net, folder, {"name": "value", "training": {
         "method": "search labels (training.search_value)", "config": asdict(config),
-        "children": children, "held_out": result, "start_held_out": before}}
-    folder.mkdir(parents=True, exist_ok=True)
-    ValueNet(NumpyPolicy(layers, "tanh")).save(folder, meta)
+        "children": children, "held_out": result, "start_held_out": before}})
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from byapar_env.cli_args import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m byapar_training.search_value",
+                        description=__doc__.splitlines()[0])
     for f in fields(SearchValueConfig):
         name = "--" + f.name.replace("_", "-")
         if f.name == "labels":
-            ap.add_argument(name, action="append", help=HELP[f.name])
+            ap.add_argument(name, action="append", help=HELP[f.name] + " (default: "
+                            f"{SearchValueConfig.labels[0]})")
         else:
-            ap.add_argument(name, type=type(f.default), default=f.default,
-                            help=f"{HELP[f.name]} (default: %(default)s)")
+            ap.add_argument(name, type=type(f.default), default=f.default, help=HELP[f.name])
     args = vars(ap.parse_args(argv))
     args["labels"] = tuple(args["labels"] or SearchValueConfig.labels)
     try:

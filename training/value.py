@@ -309,12 +309,18 @@ def fit(config: ValueConfig, log=None, command: str = "byapar train-value") -> d
 
 def export(net, folder: Path, config: ValueConfig, command: str, result: dict, base: dict,
            n_train: int, n_held: int) -> None:
-    linears = [m for m in net if hasattr(m, "weight")]
-    layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-              for m in linears]
     meta = {"name": "value", "training": {
         "command": command, "config": asdict(config), "positions": n_train,
         "held_out_positions": n_held, "held_out": result, "net_worth_share_held_out": base}}
+    write_value(net, folder, meta)
+
+
+def write_value(net, folder: Path, meta: dict) -> None:
+    """The torch ``net`` (linear layers with tanh between) as a value checkpoint in ``folder``
+    with ``meta``, written whole: into a temporary folder, then renamed."""
+    linears = [m for m in net if hasattr(m, "weight")]
+    layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+              for m in linears]
     tmp = folder.with_name(folder.name + ".tmp")
     ValueNet(NumpyPolicy(layers, "tanh")).save(tmp, meta)
     if folder.exists():

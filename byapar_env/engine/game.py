@@ -256,7 +256,6 @@ class Game(TableGame):
         blds = self.buildings
         mort = self.mortgaged
         cash = self.cash[p]
-        groups: dict = {}  # each group's (top, low, whole) once per call, by its first square
         for sq in squares:
             if owner[sq] != p:
                 continue
@@ -269,16 +268,16 @@ class Game(TableGame):
                 acts.append(A._MORTGAGE[sq])
                 continue
             b = blds[sq]
-            seen = groups.get(group[0])
-            if seen is None:
-                levels = [blds[s] for s in group]
-                whole = True
-                for s in group:
-                    if owner[s] != p or mort[s]:
-                        whole = False
-                        break
-                seen = groups[group[0]] = (max(levels), min(levels), whole)
-            top, low, whole = seen
+            top = low = b
+            whole = True
+            for s in group:
+                h = blds[s]
+                if h > top:
+                    top = h
+                elif h < low:
+                    low = h
+                if owner[s] != p or mort[s]:
+                    whole = False
             if top == 0:
                 acts.append(A._MORTGAGE[sq])
             elif b == top:
