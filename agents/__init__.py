@@ -40,7 +40,9 @@ AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # rollouts (agents.search.ROLLOUT_MODES; mixed by default); "-net" or "-share" how a rollout is
 # scored at its horizon (the value network or the position-value share); "-hN" the horizon in
 # rounds; "-find" or "-nofind" whether the trade finder adds offers (agents.trade_finder);
-# "@SIMS" the simulation budget.
+# "@SIMS" the simulation budget; "+value=FOLDER" a value checkpoint for the rollouts in place of
+# the shipped one (a round of expert iteration, byapar_training.search_value).
+_VALUE_SUFFIX = "+value="
 _EXPERT_NAME = re.compile(
     r"expert(-all)?(?:-(medium|policy|mixed|population|read))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
     r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
@@ -51,10 +53,13 @@ class UnknownAgentError(ByaparError, ValueError):
 
 
 def expert_options(name: object) -> dict | None:
-    """What an expert name asks for (``focus``, ``rollout``, and ``sims`` when it names them),
-    or None for a name that is not the expert's."""
-    parts = _EXPERT_NAME.fullmatch(name) if isinstance(name, str) else None
-    if parts is None:
+    """What an expert name asks for (``focus``, ``rollout``, and ``sims`` or
+    ``value_checkpoint`` when it names them), or None for a name that is not the expert's."""
+    if not isinstance(name, str):
+        return None
+    name, suffix, folder = name.partition(_VALUE_SUFFIX)
+    parts = _EXPERT_NAME.fullmatch(name)
+    if parts is None or (suffix and not folder):
         return None
     options = {"focus": not parts.group(1), "rollout": parts.group(2) or DEFAULT_ROLLOUT,
                "value": parts.group(3) or DEFAULT_VALUE_MODE}
@@ -64,6 +69,8 @@ def expert_options(name: object) -> dict | None:
         options["find_trades"] = parts.group(5) == "find"
     if parts.group(6) is not None:
         options["sims"] = int(parts.group(6))
+    if folder:
+        options["value_checkpoint"] = folder
     return options
 
 
@@ -116,7 +123,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
-        "expert[-all][-medium|-policy|-mixed][-net|-share][-hROUNDS][-find|-nofind][@SIMS] "
+        "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
+        "[-find|-nofind][@SIMS][+value=FOLDER] "
         "or a checkpoint folder")
 
 

@@ -139,7 +139,7 @@ from .search import (
 )
 from .search_pool import MAX_WORKERS, RoundSpec, round_pool
 from .trade_finder import find_offers
-from .value import shipped_value
+from .value import value_at
 
 DEFAULT_SIMS = 48  # the arena's and gauntlet's budget: reproducible
 READER_SEED = 0x12EAD  # the rival reader's models' seed (rollout "read")
@@ -330,7 +330,8 @@ class ExpertPlayer(EnginePlayer):
                  sims: int | None = None, horizon_rounds: int | None = None,
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
                  rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE,
-                 find_trades: bool = DEFAULT_FIND_TRADES, workers: int = 1) -> None:
+                 find_trades: bool = DEFAULT_FIND_TRADES, workers: int = 1,
+                 value_checkpoint: str | Path | None = None) -> None:
         if value not in VALUE_MODES:
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
@@ -353,7 +354,10 @@ class ExpertPlayer(EnginePlayer):
             round_pool(workers)  # started now: its processes load while the game is set up
         self.focus = focus
         self.find_trades = find_trades
-        self.value = shipped_value() if value == "net" else None
+        # The rollouts' value network: the shipped one, or a value checkpoint folder (a round of
+        # expert iteration measured against the shipped one on the same games).
+        self.value_folder = None if value_checkpoint is None else str(Path(value_checkpoint))
+        self.value = value_at(self.value_folder) if value == "net" else None
         self.rollout = rollout
         super().__init__()
         self.sims = sims if budget_ms is None and sims is not None else (
@@ -577,7 +581,8 @@ class ExpertPlayer(EnginePlayer):
         processes (``agents.search_pool``): the same scores, sooner. Under a deadline every
         worker plays until it, and the rounds it cut short are left out."""
         spec = RoundSpec(search_root(game), seat, pre_roll_actions, self.horizon_rounds,
-                         self.rollout, self.checkpoint, self.value is not None, self.reading())
+                         self.rollout, self.checkpoint, self.value is not None, self.reading(),
+                         self.value_folder)
         start = time.perf_counter()
         seconds = end - start if math.isfinite(end) else math.inf
         rounds = round_pool(self.workers).play(spec, [c.action for c in candidates], seeds,

@@ -25,7 +25,7 @@ from byapar_env.engine import Action, Game
 
 from .hard import LearnedPlayer
 from .search import Rollouts
-from .value import shipped_value
+from .value import value_at
 
 MAX_WORKERS = 16
 
@@ -42,6 +42,7 @@ class RoundSpec:
     checkpoint: str  # the learned player's folder: the policy of the table's size
     value: bool  # rollouts end on the shipped value network (else the position-value share)
     reading: dict[int, dict[str, float]] | None = None  # rollout "read": each rival's posterior
+    value_folder: str | None = None  # the value checkpoint the rollouts end on (None: shipped)
 
 
 _LEARNED: dict[str, LearnedPlayer] = {}  # per worker process: one loaded checkpoint each
@@ -53,7 +54,7 @@ def _rollouts(spec: RoundSpec) -> Rollouts:
         learned = _LEARNED[spec.checkpoint] = LearnedPlayer(Path(spec.checkpoint), name="hard")
     return Rollouts(spec.root, spec.seat, spec.pre_roll_actions, spec.horizon_rounds, spec.mode,
                     learned.policy_for(spec.root.num_players),
-                    shipped_value() if spec.value else None, spec.reading)
+                    value_at(spec.value_folder) if spec.value else None, spec.reading)
 
 
 def play_rounds(spec: RoundSpec, actions: list[Action], rounds: list[tuple[int, int]],

@@ -127,3 +127,10 @@ def win_shares(game: Game) -> list[float]:
 def shipped_value() -> ValueNet:
     """The shipped value network, loaded once per process (stateless: safe to share)."""
     return ValueNet.load(DEFAULT_VALUE)
+
+
+@cache
+def value_at(folder: str | None) -> ValueNet:
+    """The value network of checkpoint ``folder`` (None: the shipped one), loaded once per
+    process; ``CheckpointError`` says why a folder cannot be used."""
+    return shipped_value() if folder is None else ValueNet.load(folder)
