@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from byapar_env.engine.errors import ByaparError
+from byapar_env.games import find_game
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
 from .easy import EasyPlayer
+from .errors import UnknownAgentError
 from .expert import (
     DEFAULT_ROLLOUT,
     DEFAULT_SIMS,
@@ -27,6 +28,7 @@ from .network import CheckpointError, NumpyPolicy, load_checkpoint
 from .outside import OUTSIDE_NAMES, make_outside
 from .panel import PANEL_NAMES, PanelPlayer
 from .population import is_population_name, make_population
+from .seating import play_seated, play_through_env
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
@@ -46,10 +48,6 @@ _VALUE_SUFFIX = "+value="
 _EXPERT_NAME = re.compile(
     r"expert(-all)?(?:-(medium|policy|mixed|population|read))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
     r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
-
-
-class UnknownAgentError(ByaparError, ValueError):
-    """A player name that is neither a known level nor a checkpoint folder."""
 
 
 def expert_options(name: object) -> dict | None:
@@ -80,7 +78,7 @@ def is_expert_name(name: object) -> bool:
 
 
 def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = None,
-               sims: int | None = None) -> Player:
+               sims: int | None = None, game: str = "byapar") -> Player:
     """A fresh player by level name (random, easy, medium, hard), panel name (see
     ``byapar_agents.panel``), ``expert`` (search; ``expert@SIMS`` names its simulation budget,
     ``expert-all-medium@SIMS`` and the like its variants: see ``_EXPERT_NAME``) or from a
@@ -88,7 +86,17 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
 
     ``budget_ms`` or ``sims`` set the expert's budget (default: ``DEFAULT_SIMS`` simulations a
     decision, reproducible); other players take neither (``ExpertBudgetError``). A checkpoint
-    that cannot be used raises ``CheckpointError`` (a ValueError) saying why."""
+    that cannot be used raises ``CheckpointError`` (a ValueError) saying why.
+
+    ``game`` names the game (``byapar_env.games``): another game's players are made by its own
+    players module, with the same ``UnknownAgentError`` for a name it does not know (its expert
+    names its budget in the name: ``expert@SIMS``)."""
+    spec = find_game(game)
+    if spec.players != __name__:
+        if sims is not None or budget_ms is not None:
+            raise ExpertBudgetError(f"sims and budget_ms are Byapar's expert's; {spec.title}'s "
+                                    "expert names its budget (expert@SIMS)")
+        return spec.make_agent(name, seed)
     options = expert_options(name)
     if options is not None:
         if "sims" in options and (sims is not None or budget_ms is not None):
@@ -128,9 +136,29 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         "or a checkpoint folder")
 
 
+_SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once a process
+
+
+def seat_player(name: str, seed: int) -> Player:
+    """A player for one seat of one game (the arena's): a fresh one, seeded, of a level or
+    the expert (they keep per-game state, such as the expert's decision seeds); any other kind
+    (a checkpoint folder, the outside panel, the population) made once a process."""
+    if name in AGENT_NAMES or is_expert_name(name):
+        return make_agent(name, seed=seed)
+    if name not in _SEATED:
+        _SEATED[name] = make_agent(name)
+    return _SEATED[name]
+
+
+def learned_player(folder: str | Path) -> LearnedPlayer:
+    """The player of a Byapar policy checkpoint folder (``CheckpointError`` saying why not)."""
+    return LearnedPlayer(folder)
+
+
 __all__ = ["AGENT_NAMES", "CheckpointError", "DEFAULT_SIMS", "EasyPlayer", "EnginePlayer",
            "ExpertBudgetError", "ExpertPlayer", "LearnedPlayer", "SEARCH_NAMES", "expert_options",
            "is_expert_name",
            "NumpyPolicy", "load_checkpoint", "MediumPlayer", "LEVEL_NAMES", "PANEL_NAMES",
-           "PanelPlayer", "Player", "PolicyPlayer",
+           "PanelPlayer", "Player", "PolicyPlayer", "learned_player", "play_seated",
+           "play_through_env", "seat_player",
            "RandomPlayer", "UnknownAgentError", "make_agent"]

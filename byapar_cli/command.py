@@ -93,6 +93,7 @@ def require_backend(args: argparse.Namespace, command: str) -> None:
 
 
 def arena_parser() -> ArgumentParser:
+    from byapar_env.games import available_games
     from byapar_harness.arena import MAX_GAMES, MAX_SEED, ArenaConfig, default_workers, max_workers
 
     ap = ArgumentParser(prog="byapar arena", description="Computer players against each other.")
@@ -115,15 +116,24 @@ def arena_parser() -> ArgumentParser:
                     help="save a bar chart of the win rates to PATH; needs matplotlib "
                          "(default: no chart)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    ap.add_argument("--game", choices=("byapar", "businessman"), default="byapar",
+    ap.add_argument("--game", choices=available_games(), default=available_games()[0],
                     help="the game the tables play; businessman seats its own "
-                         "random, easy and medium players, plays --rounds rounds (its own "
-                         "default is 20) and has no --starting-cash or --no-auctions")
+                         "random, easy, medium, hard and expert players, plays 20 rounds "
+                         "unless --rounds says otherwise and has no --starting-cash or "
+                         "--no-auctions")
+    # No --rounds: the game's own round limit (byapar 40, businessman 20; arena_main).
+    ap.set_defaults(rounds=None)
     return ap
 
 
 def arena_main(argv: list[str]) -> int:
-    from byapar_harness.arena import ArenaConfig, format_table, progress_bar, run_arena
+    from byapar_harness.arena import (
+        GAME_DEFAULT_ROUNDS,
+        ArenaConfig,
+        format_table,
+        progress_bar,
+        run_arena,
+    )
 
     args = arena_parser().parse_args(argv)
     if args.json:
@@ -134,7 +144,8 @@ def arena_main(argv: list[str]) -> int:
     require_backend(args, "arena")
     config = ArenaConfig(
         players=_names(args.players), games=args.games, seed=args.seed, workers=args.workers,
-        rounds=None if args.until_one_left else args.rounds,
+        rounds=None if args.until_one_left else (
+            GAME_DEFAULT_ROUNDS if args.rounds is None else args.rounds),
         starting_cash=args.starting_cash, auctions=not args.no_auctions,
         backend=args.backend, address=args.address, game=args.game)
     drawn = []

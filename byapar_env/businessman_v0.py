@@ -19,13 +19,16 @@ trade proposal is answered by the seat it is made to, and a debt raised by the d
 
 Arguments
 ---------
-``env(num_players=4, max_rounds=20, abroad_enabled=True, render_mode=None,
+``env(num_players=4, rounds=20, abroad_enabled=True, render_mode=None,
 max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome",
 dense_coef=1.0, max_decisions=20_000)``
 
-- ``num_players`` (2 to 6), ``max_rounds`` (after the last seat's turn of this round the
-  highest net worth wins; 1 to 1,000 here, so that the observation's round figures stay small:
-  the engine's "0, no limit" is not offered) and ``abroad_enabled``: the engine's ``Rules``.
+- ``num_players`` (2 to 6), ``rounds`` (after the last seat's turn of this round the
+  highest net worth wins; 1 to 1,000 here, so that the observation's round figures stay small;
+  ``None`` plays until one player is left, the richest winning after 100 rounds, as in Byapar:
+  the engine's "0, no limit" is not offered) and ``abroad_enabled``: the engine's ``Rules``
+  (``rules.table_rules``). ``max_rounds``, the earlier name of ``rounds``, still works for this
+  release with a ``DeprecationWarning``.
 - ``render_mode``: ``"ansi"`` (text) or ``"human"`` (prints the text).
 - ``max_pre_roll_actions``: a cap on the actions of one turn before its roll (see Caps below);
   at the cap only rolling is left. 1 to 1,000; the default is Byapar's (``driver.PRE_ROLL_CAP``).
@@ -143,6 +146,8 @@ Copying
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from pettingzoo import AECEnv
 
@@ -153,8 +158,8 @@ from .businessman import (
     Game,
     IllegalActionError,
     Phase,
-    Rules,
     RulesError,
+    table_rules,
 )
 from .businessman import actions as BA
 from .businessman import board as BB
@@ -166,6 +171,7 @@ from .businessman.observation import (
 )
 from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP
 from .engine.errors import show
+from .engine.table import is_whole
 from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
 from .table_env import as_action_id as table_action_id
 from .table_env import as_seed as as_seed
@@ -300,17 +306,22 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     }
 
     def __init__(self, num_players: int = BB.FIGURES.default_num_players,
-                 max_rounds: int = BB.FIGURES.default_max_rounds, abroad_enabled: bool = True,
+                 rounds: int | None = BB.FIGURES.default_max_rounds, abroad_enabled: bool = True,
                  render_mode: str | None = None, max_pre_roll_actions: int = PRE_ROLL_CAP,
                  max_trade_steps: int = TRADE_STEP_CAP, skip_trivial: bool = True,
                  reward: str = "outcome", dense_coef: float = 1.0,
-                 max_decisions: int = DECISION_CAP) -> None:
+                 max_decisions: int = DECISION_CAP, max_rounds: int | None = None) -> None:
         super().__init__()
-        self.rules = Rules(num_players=num_players, max_rounds=max_rounds,
-                           abroad_enabled=abroad_enabled)
-        if not 1 <= max_rounds <= MAX_ROUNDS:
-            raise RulesError(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS:,} in "
-                             f"this environment, got {show(max_rounds)}")
+        if max_rounds is not None:  # the earlier name, kept for one release
+            warnings.warn("businessman_v0: max_rounds is now rounds, the name every game's "
+                          "environment uses; max_rounds goes in the next release",
+                          DeprecationWarning, stacklevel=2)
+            rounds = max_rounds
+        if rounds is not None and (not is_whole(rounds) or not 1 <= rounds <= MAX_ROUNDS):
+            raise RulesError(f"rounds must be a whole number from 1 to {MAX_ROUNDS:,} in this "
+                             f"environment, or None to play until one player is left, got "
+                             f"{show(rounds)}")
+        self.rules = table_rules(num_players, rounds, abroad_enabled=abroad_enabled)
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.caps = TurnCaps(max_pre_roll_actions, max_trade_steps)
         check_whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
@@ -319,7 +330,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         if not isinstance(reward, str) or reward not in REWARD_MODES:
             raise RulesError(f"reward must be one of {REWARD_MODES}, got {show(reward)}")
         dense_coef = check_real("dense_coef", dense_coef, 0.0, MAX_DENSE_COEF)
-        self._kwargs = dict(num_players=num_players, max_rounds=max_rounds,
+        self._kwargs = dict(num_players=num_players, rounds=rounds,
                             abroad_enabled=abroad_enabled, render_mode=render_mode,
                             max_pre_roll_actions=max_pre_roll_actions,
                             max_trade_steps=max_trade_steps, skip_trivial=skip_trivial,

@@ -22,18 +22,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 
-from byapar_agents import AGENT_NAMES, is_expert_name, make_agent
-from byapar_agents.base import EnginePlayer
+from byapar_agents import play_through_env  # noqa: F401  (importable from here, as before)
 from byapar_agents.network import single_thread_blas
+from byapar_agents.seating import table_env as rules_env
 
 from byapar_env.byapar_v0 import raw_env
 
 # PRE_ROLL_CAP is the environment's default pre-roll cap, which the engine tables play under
 # too; it and the table sizes stay importable from here (the server reads the cap here).
-from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, SeatDriver  # noqa: F401
-from byapar_env.engine import Game, Rules
+from byapar_env.driver import PRE_ROLL_CAP  # noqa: F401
+from byapar_env.engine import Game
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from byapar_env.games import GAMES, GameSpec, available_games, find_game
 from byapar_env.stats import wilson
 
 from .arena_errors import ArenaError
@@ -47,9 +48,8 @@ MAX_GAMES = 1_000_000
 # would replay the games of --seed 1. The top is the largest signed 64-bit integer, so that the
 # seed in the JSON output reads back exactly in other languages too.
 MAX_SEED = 2**63 - 1
-GAMES = ("byapar", "businessman")
-BUSINESSMAN = "businessman"
-BUSINESSMAN_UNTIL_ONE_CAP = 100  # rounds, as Byapar's "until one player is left"
+# ``ArenaConfig.rounds`` by default: the round limit of the game's own default table.
+GAME_DEFAULT_ROUNDS = "the game's default"
 
 
 def max_workers() -> int:
@@ -64,27 +64,34 @@ class ArenaConfig:
     games: int = 400
     seed: int = 0
     workers: int = 1
-    rounds: int | None = RULES_FIGURES.default_rounds
+    # The round limit (None: until one player is left); by default the game's own (Byapar 40,
+    # Businessman 20: ``GameSpec.default_rounds``).
+    rounds: int | None | str = GAME_DEFAULT_ROUNDS
+    # Byapar's table options (``GameSpec.options``); a game without one takes only its default.
     starting_cash: int = RULES_FIGURES.default_starting_cash
     auctions: bool = RULES_FIGURES.default_auctions
     # Where the games run: "local" (this machine's processes) or "ray" (Ray tasks: a local Ray
     # instance, or the cluster at ``address``; arena_ray.py). Results do not depend on it.
     backend: str = "local"
     address: str | None = None
-    # The game the tables play: "byapar", or "businessman" (byapar_env.businessman, with its
-    # own players, agents/businessman; ``rounds`` is its max_rounds, None playing until one is
-    # left with the same 100-round cap as Byapar's, and it has no cash or auction options).
+    # The game the tables play (``byapar_env.games.available_games()``): its engine, rules and
+    # players come from its ``GameSpec``.
     game: str = "byapar"
 
-    def rules(self) -> Rules:
-        if self.game == BUSINESSMAN:
-            from byapar_env.businessman import Rules as BusinessmanRules
+    def __post_init__(self) -> None:
+        if self.rounds == GAME_DEFAULT_ROUNDS and self.game in GAMES:
+            object.__setattr__(self, "rounds", GAMES[self.game].default_rounds)
 
-            return BusinessmanRules(num_players=len(self.players),
-                                    max_rounds=BUSINESSMAN_UNTIL_ONE_CAP if self.rounds is None
-                                    else self.rounds)
-        return Rules(num_players=len(self.players), rounds=self.rounds,
-                     starting_cash=self.starting_cash, auctions=self.auctions)
+    def spec(self) -> GameSpec:
+        return find_game(self.game)
+
+    def table_options(self) -> dict:
+        """This game's table options, as set here (``GameSpec.options``)."""
+        return {o.name: getattr(self, o.name) for o in self.spec().options
+                if hasattr(self, o.name)}
+
+    def rules(self):
+        return self.spec().rules(len(self.players), self.rounds, **self.table_options())
 
 
 @dataclass
@@ -104,9 +111,9 @@ class GameResult:
 def validate(config: ArenaConfig) -> None:
     n = len(config.players)
     if config.game not in GAMES:
-        raise ArenaError(f"--game must be one of {', '.join(GAMES)}, got {config.game!r}")
-    if config.game == BUSINESSMAN:
-        _validate_businessman(config)
+        raise ArenaError(f"--game must be one of {', '.join(available_games())}, "
+                         f"got {config.game!r}")
+    _check_options(config)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
                          f"{', '.join(config.players) or 'none'}")
@@ -132,21 +139,23 @@ def validate(config: ArenaConfig) -> None:
             raise ArenaError(str(exc)) from exc
 
 
-def _validate_businessman(config: ArenaConfig) -> None:
-    if config.starting_cash != RULES_FIGURES.default_starting_cash or not config.auctions:
-        raise ArenaError("Businessman has no --starting-cash or --no-auctions option (every "
-                         "player starts with 250,000 cr; there are no auctions)")
-    if config.rounds is not None and (isinstance(config.rounds, bool)
-                                      or not isinstance(config.rounds, int) or config.rounds < 1):
+def _check_options(config: ArenaConfig) -> None:
+    """A table option the game does not have must stay at its default (the other games')."""
+    spec = config.spec()
+    for other in GAMES.values():
+        for option in other.options:
+            if (spec.option(option.name) is None and hasattr(config, option.name)
+                    and getattr(config, option.name) != other.option_default(option.name)):
+                raise ArenaError(f"{spec.title} has no {option.flag} option ({other.title}'s)")
+    if config.rounds == GAME_DEFAULT_ROUNDS or (
+            config.rounds is not None and (isinstance(config.rounds, bool)
+                                           or not isinstance(config.rounds, int)
+                                           or config.rounds < 1)):
         raise ArenaError(f"--rounds must be a whole number from 1 up, got {config.rounds!r}")
 
 
 def _make(config: ArenaConfig, name: str, seed: int | None = None):
-    if config.game == BUSINESSMAN:
-        from byapar_agents.businessman import make_agent as make_businessman
-
-        return make_businessman(name, seed)
-    return make_agent(name, seed=seed) if seed is not None else make_agent(name)
+    return config.spec().make_agent(name, seed)
 
 
 def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -> None:
@@ -154,20 +163,6 @@ def _check_whole(flag: str, value: object, low: int, high: int, why: str = "") -
         shown = f"{value:,}" if isinstance(value, int) else repr(value)
         raise ArenaError(f"{flag} must be a whole number from {low:,} to {high:,}{why}, "
                          f"got {shown}")
-
-
-_NO_CAP = NO_DECISION_CAP  # arena games run to their real end, never truncated
-_LEARNED: dict[str, object] = {}  # checkpoint players are stateless: load each once a process
-
-
-def _player(kind: str, seed: int):
-    # The expert keeps per-game state (its decision seeds): a fresh one per seat and game, at
-    # the simulation budget (DEFAULT_SIMS, or SIMS of expert@SIMS), so runs are reproducible.
-    if kind in AGENT_NAMES or is_expert_name(kind):
-        return make_agent(kind, seed=seed)
-    if kind not in _LEARNED:
-        _LEARNED[kind] = make_agent(kind)
-    return _LEARNED[kind]
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -191,10 +186,8 @@ def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
     shift = index % n
     kinds = [config.players[(s + shift) % n] for s in range(n)]
     seed = game_seed(config.seed, index)
-    if config.game == BUSINESSMAN:
-        players = [_make(config, k, seed + s) for s, k in enumerate(kinds)]
-    else:
-        players = [_player(k, seed + s) for s, k in enumerate(kinds)]
+    seat_player = config.spec().module("players").seat_player
+    players = [seat_player(k, seed + s) for s, k in enumerate(kinds)]
     for s, player in enumerate(players):
         if hasattr(player, "reset"):
             player.reset(seed + s)
@@ -202,71 +195,16 @@ def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
 
 
 def table_env(config: ArenaConfig, seed: int) -> raw_env:
-    """An environment reset for a game of the run: its table options, played to the end."""
-    env = raw_env(num_players=len(config.players), rounds=config.rounds,
-                  starting_cash=config.starting_cash, auctions=config.auctions,
-                  max_decisions=_NO_CAP)
-    env.reset(seed=seed)
-    return env
+    """A Byapar environment reset for a game of the run: its table options, played to the
+    end."""
+    return rules_env(config.rules(), seed)
 
 
 def play_game(config: ArenaConfig, index: int) -> GameResult:
-    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed."""
+    """Play game ``index`` of the run: rotated seats, fresh players, the derived seed, played
+    by the game's players module (``play_seated``)."""
     kinds, players, seed = seat_game(config, index)
-    if config.game == BUSINESSMAN:
-        return _play_businessman(config, index, kinds, players, seed)
-    if all(isinstance(p, EnginePlayer) and p.engine_tables for p in players):
-        return _play_on_engine(config, index, kinds, players, seed)
-    env = table_env(config, seed)
-    decisions = play_through_env(env, players)
-    return game_result(index, kinds, env.game, decisions)
-
-
-def play_through_env(env: raw_env, players: list, on_decision=None) -> int:
-    """Play a reset environment to the end, one player per seat; ``on_decision(env, seat,
-    action)`` sees each choice before it is taken. Returns the number of decisions."""
-    names = env.agent_name_mapping
-    terminations, truncations = env.terminations, env.truncations
-    decisions = 0
-    while env.agents:
-        agent = env.agent_selection
-        if terminations[agent] or truncations[agent]:
-            env.step(None)
-            continue
-        seat = names[agent]
-        action = players[seat].act(env, seat)
-        if on_decision is not None:
-            on_decision(env, seat, action)
-        env.step(action)
-        decisions += 1
-    return decisions
-
-
-def _play_on_engine(config: ArenaConfig, index: int, kinds: list[str],
-                    players: list[EnginePlayer], seed: int) -> GameResult:
-    """A table of hand-written players, played on the engine without the environment: the same
-    game as through it (the same seed, the same choices), several times faster. The
-    environment's own driver plays it, at the engine level: the same pre-roll cap, the same
-    decisions taken without asking, a trade offer counted as its composition steps."""
-    driver = SeatDriver.for_game(Game(config.rules(), seed=seed), max_decisions=_NO_CAP)
-    game = driver.game
-    decisions = 0
-    while legal := driver.engine_choices():
-        seat = game.current_player
-        decisions += driver.take_engine(players[seat].choose(game, seat, legal))
-    return game_result(index, kinds, game, decisions)
-
-
-def _play_businessman(config: ArenaConfig, index: int, kinds: list[str], players: list,
-                      seed: int) -> GameResult:
-    """A Businessman table, played on its engine as ``businessman_v0`` plays it (a decision
-    with a single legal action taken without asking), to the end."""
-    from byapar_agents.businessman import play_game as play_businessman
-
-    from byapar_env.businessman import Game as BusinessmanGame
-
-    game = BusinessmanGame(config.rules(), seed=seed)
-    decisions = play_businessman(game, players)
+    game, decisions = config.spec().module("players").play_seated(config.rules(), seed, players)
     return game_result(index, kinds, game, decisions)
 
 
@@ -415,13 +353,12 @@ def format_table(summary: dict) -> str:
     cfg = summary["config"]
     width = max(10, 2 + max(len(k) for k in summary["players"]))
     rounds = "until one is left" if cfg["rounds"] is None else f"{cfg['rounds']} rounds"
-    if cfg.get("game", "byapar") == BUSINESSMAN:
-        head = (f"Businessman: {summary['run']['games']} games, seats rotated: "
-                f"{', '.join(cfg['players'])}; {rounds}, seed {cfg['seed']}")
-    else:
-        head = (f"{summary['run']['games']} games, seats rotated: {', '.join(cfg['players'])}; "
-                f"{rounds}, starting cash {cfg['starting_cash']:,}, "
-                f"{'auctions' if cfg['auctions'] else 'no auctions'}, seed {cfg['seed']}")
+    spec = find_game(cfg.get("game", available_games()[0]))
+    # The first game's tables are headed as they always were; another game names itself.
+    title = "" if spec.name == available_games()[0] else f"{spec.title}: "
+    options = "".join(f", {o.shown(cfg[o.name])}" for o in spec.options if o.name in cfg)
+    head = (f"{title}{summary['run']['games']} games, seats rotated: "
+            f"{', '.join(cfg['players'])}; {rounds}{options}, seed {cfg['seed']}")
     lines = [
         head,
         "",

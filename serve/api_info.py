@@ -15,6 +15,7 @@ from byapar_env.action_table import ACTIONS
 from byapar_env.engine import board as B
 from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
 from byapar_env.engine.serialize import game_to_dict
+from byapar_env.games import available_games
 from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import businessman as bm
@@ -90,8 +91,7 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
                    "idempotency_keys_kept": limits.MAX_REPLAY_KEYS,
                    "idempotency_bytes_kept": limits.MAX_REPLAY_BYTES},
     }
-    board = board_view()
-    businessman_board = bm.board_view()
+    boards = {"byapar": board_view(), "businessman": bm.board_view()}  # by game name
     actions = [{"id": a.id, "kind": a.kind, "arg": a.arg, "name": a.name} for a in ACTIONS]
 
     @router.get("")
@@ -105,7 +105,7 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
         """Byapar's 36 squares (names, kinds, groups, prices, rents) and the colours the page
         uses; with ``game=businessman``, Businessman's 78 cells, groups, share colours and
         Exchange card kinds."""
-        return businessman_board if game == "businessman" else board
+        return boards[game]
 
     @router.get("/actions")
     def action_table() -> dict:
@@ -171,7 +171,7 @@ def decide_router(roster: Roster, slow: SlowPool) -> APIRouter:
             if name == "expert":
                 return await businessman_expert(body, arrived, start)
             return await run_in_threadpool(businessman_decide, body, name, start)
-        if body.game in bm.GAMES:
+        if body.game in available_games():
             raise InvalidInput("game holds the saved game itself (a Businessman one is told by "
                                "its format, businessman-game), not the game's name",
                                field="game")

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
+from byapar_env.games import available_games
 
 from . import businessman as bm
 from .decide import steps_of
@@ -67,7 +68,7 @@ def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
 def _seat_names(roster: Roster, names: list | None, field: str, num_players: int | None,
                 game: str = "byapar") -> list[str]:
     if names is None:
-        allowed = roster.businessman if game == "businessman" else roster.names
+        allowed = roster.offered[game]
         raise InvalidInput(f"{field} is needed: one entry per seat, 2 to 6, each \"person\" or "
                            "a player name", field=field, allowed=[PERSON, *allowed])
     if not 2 <= len(names) <= 6 or (num_players is not None and len(names) != num_players):
@@ -82,7 +83,7 @@ def _game_of(body: CreateTable) -> str:
     saved = bm.is_saved_game(body.game) or bm.is_table_save(body.save)
     if body.game == "byapar" and saved:
         raise InvalidInput("the save is a Businessman table; leave out 'game' or name "
-                           "\"businessman\"", field="game", allowed=list(bm.GAMES))
+                           "\"businessman\"", field="game", allowed=list(available_games()))
     return "businessman" if body.game == "businessman" or saved else "byapar"
 
 

@@ -50,7 +50,6 @@ from .roster import PERSON, Roster
 from .slow import SlowPool
 from .tables import TableBase
 
-GAMES = ("byapar", "businessman")
 TABLE_FORMAT = "businessman-table"  # the table save: seats and the engine's saved game
 TABLE_VERSION = 1
 NUM_ACTIONS = len(ALL_ACTIONS)
@@ -243,6 +242,7 @@ def table_state(table: BusinessmanTable, viewer: int | None,
     state = {
         "api_version": API_VERSION,
         "game": "businessman",
+        "game_name": "businessman",  # as on every table state, Byapar's too
         "id": table.id,
         "version": table.version,
         "seats": [{"seat": s, "player": name, "person": name == PERSON}

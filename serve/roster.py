@@ -77,6 +77,9 @@ class Roster:
                                        + self.checkpoints)
         # Businessman's players (byapar_agents.businessman); checkpoints are Byapar's only.
         self.businessman: tuple[str, ...] = BUSINESSMAN_NAMES
+        # The players offered for each game, by its name (byapar_env.games).
+        self.offered: dict[str, tuple[str, ...]] = {"byapar": self.names,
+                                                     "businessman": self.businessman}
         learned("hard")  # the first decide call should not pay for loading it
         make_agent("expert", budget_ms=EXPERT_BUDGET_MS)  # nor the first expert its policy
 
@@ -84,7 +87,7 @@ class Roster:
               game: str = "byapar") -> str:
         """``name`` if this server offers it for ``game`` ("byapar" or "businessman"), else
         ``UnknownPlayer`` listing what it offers."""
-        names = self.businessman if game == "businessman" else self.names
+        names = self.offered[game]
         allowed = ([PERSON] if person_ok else []) + list(names)
         if isinstance(name, str) and len(name) <= MAX_NAME_CHARS and name in allowed:
             return name

@@ -59,6 +59,7 @@ def table_state(table: Table, moves: list[dict] | None = None) -> dict:
         "trade": trade_options(game, pre_roll),
         "offer": offer_view(game),
         "game": game_snapshot(game),
+        "game_name": "byapar",  # which game: "game" is Byapar's saved game, Businessman's name
     }
     if moves is not None:
         state["moves"] = moves

@@ -212,7 +212,7 @@ def _start(**options) -> Game:
 
 
 def test_play_game_applies_the_same_caps_as_the_environment() -> None:
-    game = _start(max_rounds=2)
+    game = _start(rounds=2)
     loopers = [Looper(), Looper()]
     decisions = play_game(game, loopers, skip_trivial=False)
     assert game.is_over
@@ -233,7 +233,7 @@ def test_play_game_applies_the_same_caps_as_the_environment() -> None:
         assert counted and all(n == 24 for n in counted.values())
     assert proposals >= 3
     # The same loopers seated in the environment play the same game.
-    env = _env(max_rounds=2)
+    env = _env(rounds=2)
     seats = [Looper(), Looper()]
     while env.agents:
         agent = env.agent_selection

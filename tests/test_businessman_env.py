@@ -93,7 +93,7 @@ def test_illegal_and_malformed_actions_change_nothing() -> None:
 
 
 def test_bad_options_and_seeds_are_refused() -> None:
-    for kwargs in ({"num_players": 7}, {"max_rounds": 0}, {"max_rounds": True},
+    for kwargs in ({"num_players": 7}, {"rounds": 0}, {"rounds": True}, {"rounds": 1_001},
                    {"reward": "cash"}, {"dense_coef": float("nan")}, {"skip_trivial": 1},
                    {"max_decisions": 0}, {"render_mode": "rgb_array"}):
         with pytest.raises(RulesError):
@@ -102,6 +102,18 @@ def test_bad_options_and_seeds_are_refused() -> None:
     for seed in (-1, 1.5, True, "3"):
         with pytest.raises(ValueError):
             env.reset(seed=seed)
+
+
+def test_rounds_is_the_round_limit_as_in_byapar_and_max_rounds_still_works() -> None:
+    assert businessman_v0.env(rounds=12).unwrapped.rules.max_rounds == 12
+    # None: until one player is left, the richest winning after 100 rounds, as Byapar plays it
+    assert businessman_v0.raw_env(rounds=None).rules.max_rounds == 100
+    with pytest.warns(DeprecationWarning, match="max_rounds is now rounds"):
+        env = businessman_v0.raw_env(max_rounds=7)
+    assert env.rules.max_rounds == 7
+    assert env.clone().rules.max_rounds == 7
+    with pytest.warns(DeprecationWarning), pytest.raises(RulesError, match="rounds must be"):
+        businessman_v0.raw_env(max_rounds=0)
 
 
 # ----------------------------------------------------------------------------- what a seat sees
@@ -184,7 +196,7 @@ def test_the_observer_sees_its_own_hand_and_every_hand_size() -> None:
 
 # ----------------------------------------------------------------------------- rewards and endings
 def test_a_whole_game_ends_with_zero_sum_outcome_rewards() -> None:
-    env = businessman_v0.raw_env(num_players=4, max_rounds=8)
+    env = businessman_v0.raw_env(num_players=4, rounds=8)
     env.reset(seed=9)
     rng = random.Random(9)
     totals = dict.fromkeys(env.possible_agents, 0.0)

@@ -18,8 +18,6 @@ from byapar_agents.outside import SEEN_OUTSIDE
 from byapar_agents.population import TRAINING_SEEDS
 from byapar_agents.unseen import kept_unseen
 
-from byapar_env.businessman_v0 import REWARD_MODES as BUSINESSMAN_REWARD_MODES
-from byapar_env.byapar_v0 import REWARD_MODES
 from byapar_harness.arena import MAX_GAMES, max_workers
 
 from .common import require
@@ -72,10 +70,11 @@ def check_config(config: Config) -> None:
         trained_game(config.game)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    if config.game != BYAPAR and config.trainer != "compact":
-        raise ConfigError(f"--game {config.game} is trained by --trainer compact only")
     if config.trainer not in ("sb3", "compact"):
         raise ConfigError(f"--trainer must be sb3 or compact, got {config.trainer!r}")
+    if config.trainer not in trained_game(config.game).trainers:
+        raise ConfigError(f"--game {config.game} is trained by --trainer "
+                          f"{' or '.join(trained_game(config.game).trainers)} only")
     if config.backend not in ("local", "ray"):
         raise ConfigError(f"--backend must be local or ray, got {config.backend!r}")
     if config.address and config.backend != "ray":
@@ -103,7 +102,7 @@ def check_config(config: Config) -> None:
     if not config.hidden or any(n < 1 for n in config.hidden):
         raise ConfigError("--hidden takes comma-separated layer sizes of at least 1, got "
                           + ",".join(map(str, config.hidden)))
-    modes = REWARD_MODES if config.game == BYAPAR else BUSINESSMAN_REWARD_MODES
+    modes = trained_game(config.game).reward_modes
     if config.reward not in modes:
         raise ConfigError(f"--reward must be one of {', '.join(modes)} for {config.game}, "
                           f"got {config.reward!r}")
@@ -112,7 +111,7 @@ def check_config(config: Config) -> None:
         _number("--" + flag.replace("_", "-"), getattr(config, flag), 0.0, 1.0)
     _whole("--pool-window", config.pool_window, 0)
     for name in names(config.league):
-        if name == POPULATION and config.game == BYAPAR:
+        if name == POPULATION and trained_game(config.game).population:
             continue
         _unseen_refused(name)
         _player("--league", name, config.game)

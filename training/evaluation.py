@@ -38,9 +38,8 @@ def parse_eval_tables(text: str) -> tuple[tuple[str, str, int], ...]:
 def evaluate(folder: Path, games: int, seed: int, workers: int,
              tables=EVAL_TABLES, game: str = BYAPAR) -> dict:
     """The snapshot's win rate and 95% interval at each table (the snapshot plus the
-    opponent's copies), in ``game``'s arena."""
-    # Businessman's tables play its own default round limit (Byapar's arena default is 40).
-    options = {} if game == BYAPAR else {"game": game, "rounds": trained_game(game).rounds}
+    opponent's copies), in ``game``'s arena, at the round limit of its evaluation tables."""
+    options = {"game": game, "rounds": trained_game(game).rounds}
     out = {}
     for label, other, others in tables:
         summary = run_arena(ArenaConfig(players=(str(folder),) + (other,) * others,
@@ -54,7 +53,7 @@ def evaluate(folder: Path, games: int, seed: int, workers: int,
 def record_evaluation(folder: Path, steps: int, run: Path, state: dict, config: Config) -> dict:
     """Evaluate a snapshot on the run's tables, note it in state.json and eval.csv, print it
     (both trainers)."""
-    league = (config.league or config.exploiters) and config.game == BYAPAR
+    league = (config.league or config.exploiters) and trained_game(config.game).league_tables
     tables = LEAGUE_EVAL_TABLES if league else EVAL_TABLES
     if config.eval_tables:
         tables = parse_eval_tables(config.eval_tables)

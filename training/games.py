@@ -13,13 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from byapar_env.games import GameSpec, find_game
+
 BYAPAR = "byapar"
 BUSINESSMAN = "businessman"
 
 
 @dataclass(frozen=True)
 class TrainedGame:
-    """One game as the trainers see it."""
+    """One game as the trainers see it: its ``byapar_env.games.GameSpec`` and the trainers'
+    own choices for it."""
 
     name: str
     observation_size: int
@@ -29,36 +32,29 @@ class TrainedGame:
     teacher: str  # the warm start copies this player's decisions ...
     sparring: str  # ... in games against it and this one
     rounds: int | None  # the round limit of its evaluation tables
+    trainers: tuple[str, ...] = ("compact",)  # the trainers that play it (sb3 plays Byapar)
+    population: bool = False  # "pop" may join a league (the generated population)
+    league_tables: bool = False  # a league run is evaluated on the panel's tables too
+
+    def spec(self) -> GameSpec:
+        return find_game(self.name)
+
+    @property
+    def reward_modes(self) -> tuple[str, ...]:
+        return tuple(self.spec().module("env").REWARD_MODES)
 
     def env(self, num_players: int, reward: str, **options: Any):
         """A fresh raw environment of this game."""
-        if self.name == BUSINESSMAN:
-            from byapar_env.businessman_v0 import raw_env as businessman_env
-
-            return businessman_env(num_players=num_players, reward=reward, **options)
-        from byapar_env.byapar_v0 import raw_env
-
-        return raw_env(num_players=num_players, reward=reward, **options)
+        return self.spec().module("env").raw_env(num_players=num_players, reward=reward,
+                                                 **options)
 
     def player(self, name: str):
         """A hand-written player of this game by name (``ValueError`` naming the choices)."""
-        if self.name == BUSINESSMAN:
-            from byapar_agents.businessman import make_agent as businessman_agent
-
-            return businessman_agent(name)
-        from byapar_agents import make_agent
-
-        return make_agent(name)
+        return self.spec().make_agent(name)
 
     def learned(self, folder: str | Path):
         """The player of a policy checkpoint folder of this game (a snapshot, an exploiter)."""
-        if self.name == BUSINESSMAN:
-            from byapar_agents.businessman.learned import LearnedBusinessmanPlayer
-
-            return LearnedBusinessmanPlayer(folder)
-        from byapar_agents import LearnedPlayer
-
-        return LearnedPlayer(folder)
+        return self.spec().module("players").learned_player(folder)
 
 
 def _byapar() -> TrainedGame:
@@ -70,7 +66,8 @@ def _byapar() -> TrainedGame:
         BYAPAR, OBSERVATION_SIZE, NUM_ACTIONS,
         ({"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None}, {"rounds": 20},
          {"rounds": 40, "starting_cash": 10_000}),
-        "byapar-policy", "medium", "easy", RULES_FIGURES.default_rounds)
+        find_game(BYAPAR).policy_format, "medium", "easy", RULES_FIGURES.default_rounds,
+        trainers=("sb3", "compact"), population=True, league_tables=True)
 
 
 def _businessman() -> TrainedGame:
@@ -81,17 +78,18 @@ def _businessman() -> TrainedGame:
     # Its default round limit mostly; twice as long, and the home perimeter alone, sometimes.
     return TrainedGame(
         BUSINESSMAN, OBSERVATION_SIZE, NUM_ACTIONS,
-        ({}, {}, {"max_rounds": 2 * FIGURES.default_max_rounds}, {"abroad_enabled": False}),
-        "businessman-policy", "medium", "easy", FIGURES.default_max_rounds)
+        ({}, {}, {"rounds": 2 * FIGURES.default_max_rounds}, {"abroad_enabled": False}),
+        find_game(BUSINESSMAN).policy_format, "medium", "easy", FIGURES.default_max_rounds)
 
 
-GAME_NAMES = (BYAPAR, BUSINESSMAN)
+# The trainers' own choices per game, by the name of its GameSpec.
+_TRAINED = {BYAPAR: _byapar, BUSINESSMAN: _businessman}
+GAME_NAMES = tuple(_TRAINED)
 
 
 def trained_game(name: str) -> TrainedGame:
     """The game ``name`` (one of ``GAME_NAMES``); ValueError otherwise."""
-    if name == BYAPAR:
-        return _byapar()
-    if name == BUSINESSMAN:
-        return _businessman()
-    raise ValueError(f"--game must be one of {', '.join(GAME_NAMES)}, got {name!r}")
+    made = _TRAINED.get(name) if isinstance(name, str) else None
+    if made is None:
+        raise ValueError(f"--game must be one of {', '.join(GAME_NAMES)}, got {name!r}")
+    return made()

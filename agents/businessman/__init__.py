@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from byapar_env.businessman import Game, Rules
+
+from ..errors import UnknownAgentError
 from .base import BusinessmanPlayer, play_game
 from .expert import DEFAULT_ROLLOUT, ExpertBusinessmanPlayer, ExpertOptionError
 from .hard import HardBusinessmanPlayer
@@ -70,8 +73,8 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
     if isinstance(name, str) and name.startswith(HARD_OVER):  # hard's sums over another network
         folder = name[len(HARD_OVER):]
         if not folder or not Path(folder).is_dir():
-            raise ValueError(f"{name!r}: {HARD_OVER}FOLDER needs a Businessman checkpoint folder "
-                             f"after the colon, got {folder!r}")
+            raise UnknownAgentError(f"{name!r}: {HARD_OVER}FOLDER needs a Businessman checkpoint "
+                                    f"folder after the colon, got {folder!r}")
         return HardBusinessmanPlayer(folder, name=name)
     options = expert_options(name)
     if options is not None:  # ExpertOptionError (a ValueError) for sims or a horizon out of range
@@ -80,11 +83,30 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return player
     if isinstance(name, str) and name and Path(name).is_dir():
         return LearnedBusinessmanPlayer(name)
-    raise ValueError(f"unknown Businessman player {name!r}: expected one of "
+    raise UnknownAgentError(f"unknown Businessman player {name!r}: expected one of "
                      f"{', '.join(AGENT_NAMES)} (expert@SIMS and other expert variants), "
                      f"{HARD_OVER}FOLDER or a checkpoint folder")
 
 
+def seat_player(name: str, seed: int) -> BusinessmanPlayer:
+    """A fresh player for one seat of one game (the arena's), seeded."""
+    return make_agent(name, seed)
+
+
+def learned_player(folder: str | Path) -> LearnedBusinessmanPlayer:
+    """The player of a Businessman policy checkpoint folder (``CheckpointError`` if not)."""
+    return LearnedBusinessmanPlayer(folder)
+
+
+def play_seated(rules: Rules, seed: int, players: list) -> tuple[Game, int]:
+    """One game of ``rules`` and ``seed`` played on the engine as ``businessman_v0`` plays it
+    (a decision with a single legal action taken without asking), to the end: the finished
+    game and the decisions taken."""
+    game = Game(rules, seed=seed)
+    return game, play_game(game, players)
+
+
 __all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "ExpertBusinessmanPlayer",
            "ExpertOptionError", "HardBusinessmanPlayer", "LearnedBusinessmanPlayer", "MediumPlayer",
-           "RandomPlayer", "expert_options", "make_agent", "play_game"]
+           "RandomPlayer", "UnknownAgentError", "expert_options", "learned_player", "make_agent",
+           "play_game", "play_seated", "seat_player"]

@@ -14,10 +14,11 @@ from ..engine.errors import ByaparError, GameStateError, IllegalActionError, Rul
 from . import actions, board
 from .actions import ACTION_ID, ALL_ACTIONS, Action, ActionKind
 from .game import Game, purchase_price, redeem_cost
-from .rules import Rules
+from .rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, Rules, table_rules
 from .state import BANK, Phase, Trade
 
 __all__ = [
+    "DEFAULT_ROUNDS", "MAX_PLAYERS", "MIN_PLAYERS", "table_rules",
     "ACTION_ID", "ALL_ACTIONS", "Action", "ActionKind", "BANK", "ByaparError", "Game",
     "GameStateError", "IllegalActionError", "Phase", "Rules", "RulesError", "SeedError", "Trade",
     "actions", "board", "purchase_price", "redeem_cost",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import RulesError, show
-from ..engine.table import TableRules, is_whole
+from ..engine.table import TableRules, check_options, is_whole
 from . import board as B
 
 _F = B.FIGURES
@@ -13,6 +13,10 @@ MIN_PLAYERS = _F.min_players
 MAX_PLAYERS = _F.max_players
 DEFAULT_NUM_PLAYERS = _F.default_num_players
 DEFAULT_MAX_ROUNDS = _F.default_max_rounds
+DEFAULT_ROUNDS = DEFAULT_MAX_ROUNDS  # the name every game shares (byapar_env.games)
+# "Until one player is left" as every game of this package plays it: the richest player wins
+# after this many rounds if that has not happened (Byapar's figure).
+UNTIL_ONE_LEFT_ROUND_CAP = 100
 
 
 @dataclass(frozen=True)
@@ -38,3 +42,15 @@ class Rules(TableRules):
         if not isinstance(self.abroad_enabled, bool):
             raise RulesError(f"abroad_enabled must be True or False, got "
                              f"{show(self.abroad_enabled)}")
+
+
+def table_rules(num_players: int, rounds: int | None = DEFAULT_ROUNDS, **options: object) -> Rules:
+    """A table's rules in the words every game shares (``byapar_env.games``): ``rounds`` None
+    plays until one player is left, to ``UNTIL_ONE_LEFT_ROUND_CAP`` rounds (the engine's own
+    ``max_rounds=0`` has no cap); the option is ``abroad_enabled``."""
+    check_options(options, ("abroad_enabled",), "Businessman")
+    if rounds is not None and (not is_whole(rounds) or rounds < 1):
+        raise RulesError(f"rounds must be a positive whole number ({DEFAULT_ROUNDS} is the "
+                         f"default) or None to play until one player is left, got {show(rounds)}")
+    return Rules(num_players=num_players,
+                 max_rounds=UNTIL_ONE_LEFT_ROUND_CAP if rounds is None else rounds, **options)

@@ -18,9 +18,10 @@ from .game import (
     payoff_cost,
     place_worth,
 )
-from .rules import Rules
+from .rules import DEFAULT_ROUNDS, MAX_PLAYERS, MIN_PLAYERS, Rules, table_rules
 
 __all__ = [
+    "DEFAULT_ROUNDS", "MAX_PLAYERS", "MIN_PLAYERS", "table_rules",
     "Action", "ActionKind", "BANK", "ByaparError", "Game", "GameStateError",
     "IllegalActionError", "MAX_OFFERS_PER_TURN", "Phase", "Rules", "RulesError", "actions",
     "board", "mortgage_value", "payoff_cost", "place_worth", "SeedError",

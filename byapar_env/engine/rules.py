@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from . import board
 from .errors import RulesError, show
-from .table import TableRules, is_whole
+from .table import TableRules, check_options, is_whole
 
 # The table options' figures live in ``board.RULES_FIGURES`` (covered by the board hash); these
 # names are read from there for the callers that import them from this module.
@@ -62,3 +62,10 @@ class Rules(TableRules):
     def round_limit(self) -> int:
         """The last round that is played: ``rounds``, or the cap when playing until one is left."""
         return UNTIL_ONE_LEFT_ROUND_CAP if self.rounds is None else self.rounds
+
+
+def table_rules(num_players: int, rounds: int | None = DEFAULT_ROUNDS, **options: object) -> Rules:
+    """A table's rules in the words every game shares (``byapar_env.games``): ``rounds`` None
+    plays until one player is left; ``options`` are ``starting_cash`` and ``auctions``."""
+    check_options(options, ("starting_cash", "auctions"), "Byapar")
+    return Rules(num_players=num_players, rounds=rounds, **options)

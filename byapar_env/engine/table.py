@@ -440,3 +440,11 @@ class TableRules:
             raise RulesError(f"unknown table options {show(sorted(map(str, unknown)))}; "
                              f"allowed: {sorted(allowed)}")
         return cls(**data)
+
+
+def check_options(options: dict, allowed: tuple[str, ...], game: str) -> None:
+    """``RulesError`` naming an option of ``options`` that ``game``'s tables do not have."""
+    for name in options:
+        if name not in allowed:
+            raise RulesError(f"{game} has no table option {str(name)[:40]!r}: its options are "
+                             f"{', '.join(allowed)}")
