@@ -15,13 +15,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from byapar_agents import make_agent
+from byapar_agents import make_agent, play_through_env
 
 from bench.common import phase_variants
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine import Phase
-from byapar_harness.arena import play_through_env
 
 SWAPPABLE = tuple(p.name for p in Phase if p != Phase.GAME_OVER)
 

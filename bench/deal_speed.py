@@ -17,10 +17,11 @@ import argparse
 import statistics
 import time
 
+from byapar_agents import play_through_env
 from byapar_agents.network import single_thread_blas
 
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 PLAYERS = ("hard", "hard-guarded")
 RIVALS = ("medium", "outside-chrisaacson-trading")

@@ -23,11 +23,11 @@ import json
 import time
 from pathlib import Path
 
-from byapar_agents import ExpertPlayer
+from byapar_agents import ExpertPlayer, play_through_env
 from byapar_agents.network import single_thread_blas
 from byapar_agents.population import evaluation_names
 
-from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
+from byapar_harness.arena import ArenaConfig, seat_game, table_env, wilson
 
 BLOCK = 10
 

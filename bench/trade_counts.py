@@ -24,12 +24,13 @@ import argparse
 import json
 from collections import Counter
 
+from byapar_agents import play_through_env
 from byapar_agents.deals import completes_group, mirrored
 from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID
 
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env, wilson
+from byapar_harness.arena import ArenaConfig, seat_game, table_env, wilson
 
 
 def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> float:

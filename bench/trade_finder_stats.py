@@ -17,13 +17,14 @@ import argparse
 import json
 from collections import Counter
 
+from byapar_agents import play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.value import shipped_value
 
 from byapar_env.action_table import fixed_action_id
 from byapar_env.engine import ActionKind, Phase
 from byapar_env.engine import actions as A
-from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 _ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
 

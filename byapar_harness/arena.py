@@ -22,18 +22,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 
-from byapar_agents import play_through_env  # noqa: F401  (importable from here, as before)
 from byapar_agents.network import single_thread_blas
 from byapar_agents.seating import table_env as rules_env
 
 from byapar_env.byapar_v0 import raw_env
-
-# PRE_ROLL_CAP is the environment's default pre-roll cap, which the engine tables play under
-# too; it and the table sizes stay importable from here (the server reads the cap here).
-from byapar_env.driver import PRE_ROLL_CAP  # noqa: F401
 from byapar_env.engine import Game
 from byapar_env.engine.board import RULES_FIGURES
-from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.games import GAMES, GameSpec, available_games, find_game
 from byapar_env.stats import wilson
 
@@ -114,8 +108,10 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"--game must be one of {', '.join(available_games())}, "
                          f"got {config.game!r}")
     _check_options(config)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ArenaError(f"an arena table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}: "
+    spec = config.spec()
+    if not spec.min_players <= n <= spec.max_players:
+        raise ArenaError(f"an arena table seats {spec.min_players} to {spec.max_players} "
+                         f"players, got {n}: "
                          f"{', '.join(config.players) or 'none'}")
     _check_whole("--games", config.games, 1, MAX_GAMES)
     _check_whole("--workers", config.workers, 1, max_workers(), " (four per core here)")

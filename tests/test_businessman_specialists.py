@@ -97,7 +97,8 @@ def test_a_byapar_specialist_in_a_businessman_checkpoint_is_refused(tmp_path) ->
     meta = json.loads((folder / "meta.json").read_text())
     meta["table_specialists"] = {"2": "table_2"}
     (folder / "meta.json").write_text(json.dumps(meta))
-    with pytest.raises(CheckpointError):
+    with pytest.raises(CheckpointError, match="table_2 was made for format = 'byapar-policy', "
+                                              "but this installation has 'businessman-policy'"):
         LearnedBusinessmanPlayer(folder)
 
 

@@ -215,7 +215,11 @@ def test_invalid_options_are_refused() -> None:
 
 def test_observation_layout_covers_the_vector() -> None:
     layout = observation_layout()
-    assert sum(s.stop - s.start for s in layout.values()) == OBSERVATION_SIZE
+    # the parts tile the vector: each starts where the one before stops, from 0 to the end
+    parts = sorted(layout.values(), key=lambda s: s.start)
+    assert parts[0].start == 0 and parts[-1].stop == OBSERVATION_SIZE
+    assert all(a.stop == b.start for a, b in zip(parts, parts[1:], strict=False))
+    assert all(s.stop > s.start for s in parts)
     e = byapar_v0.raw_env(num_players=3)
     e.reset(seed=0)
     obs = e.observe("player_0")["observation"]

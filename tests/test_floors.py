@@ -184,8 +184,8 @@ def climbs(name: str, target: str) -> bool:
 def test_the_graph_sees_the_tree() -> None:
     edges, _ = graph()
     assert "byapar_env.engine.state" in edges["byapar_env.engine.game"]
-    assert "byapar_env.driver" in edges["byapar_harness.arena"]
-    assert "byapar_agents" in edges["byapar_harness.arena"]  # from byapar_agents import ...
+    assert "byapar_env.byapar_v0" in edges["byapar_harness.arena"]
+    assert "byapar_agents" in edges["byapar_harness.offer_exploit"]  # from byapar_agents import ...
     assert "byapar_harness.arena_ray" in edges["byapar_harness.arena"]  # from .arena_ray import
     assert "byapar_harness.arena" in edges["byapar_cli.command"]  # in a function
     assert "byapar_env.engine.actions" in edges["byapar_env.engine.game"]  # from . import actions

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from byapar_agents import play_through_env
 from byapar_agents.easy import EasyPlayer
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import LearnedPlayer
@@ -18,7 +19,7 @@ from byapar_agents.medium import MediumPlayer
 
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
-from byapar_harness.arena import ArenaConfig, play_through_env, table_env
+from byapar_harness.arena import ArenaConfig, table_env
 
 
 def test_the_levels_run_from_a_beginner_to_the_expert() -> None:

@@ -110,10 +110,10 @@ def test_read_rollouts_seat_each_rival_as_its_reading_draws() -> None:
 
 
 def test_the_expert_reads_its_rivals_from_the_environment() -> None:
+    from byapar_agents import play_through_env
     from byapar_agents.expert import ExpertPlayer
 
     from byapar_env.byapar_v0 import raw_env
-    from byapar_harness.arena import play_through_env
 
     env = raw_env(num_players=3, rounds=6)
     env.reset(seed=5)

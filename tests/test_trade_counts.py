@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from byapar_agents import play_through_env
+
 from bench.trade_counts import count_game
-from byapar_harness.arena import ArenaConfig, play_through_env, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 
 def _from_log(log: list[str], seats: set[int]) -> Counter:

@@ -1,1 +1,3 @@
-"""Training and the command line: self-play, export, and the ``byapar`` command."""
+"""Training: the trainers (PPO against snapshots and leagues, the compact trainer for every
+game), the value networks, expert iteration's labels and fits, distillation and export.
+The ``byapar`` command is ``byapar_cli``."""

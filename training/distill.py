@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from byapar_agents import LEVEL_NAMES, PANEL_NAMES, expert_options, make_agent
+from byapar_agents import LEVEL_NAMES, PANEL_NAMES, expert_options, make_agent, play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import load_checkpoint, specialist_folders
@@ -56,7 +56,6 @@ from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine.errors import ByaparError
 from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
-from byapar_harness.arena import play_through_env
 
 from .chunks import chunk_files, chunk_path, play_chunks, run_stages, train_and_held_out
 from .value import sizes

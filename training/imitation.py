@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-
-from byapar_harness.arena import play_through_env
+from byapar_agents import play_through_env
 
 from .config import Config
 from .games import trained_game
