@@ -169,9 +169,9 @@ from .businessman.observation import (
     encode,
     observation_layout,
 )
+from .core.errors import show
+from .core.table import is_whole
 from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP
-from .engine.errors import show
-from .engine.table import is_whole
 from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
 from .table_env import as_action_id as table_action_id
 from .table_env import as_seed as as_seed

@@ -30,7 +30,7 @@ from dataclasses import MISSING, dataclass, fields
 from types import ModuleType
 from typing import Any
 
-from .engine.errors import ByaparError
+from .core.errors import ByaparError
 
 
 class UnknownGameError(ByaparError, ValueError):

@@ -32,8 +32,11 @@
   ``byapar_env.players.Player``.
 - Bad arguments (a table size outside 2 to 6, a bool for a seat, an empty opponent list, an
   unknown table option, a NaN penalty...) raise ``RulesError`` naming the argument.
-- Registered with gymnasium as ``byapar/SingleSeat-v0`` when ``byapar_env`` is imported:
-  ``gymnasium.make("byapar/SingleSeat-v0", num_players=4)`` takes the arguments above.
+- Registered with gymnasium as ``byapar/Byapar-SingleSeat-v0`` when ``byapar_env`` is imported:
+  ``gymnasium.make("byapar/Byapar-SingleSeat-v0", num_players=4)`` takes the arguments above.
+- ``game="businessman"`` (``byapar/Businessman-SingleSeat-v0``) is the same view of a
+  Businessman table (``businessman_v0``: 1,080 observation figures, 402 action ids, its own
+  table options); every point above holds for it with its own sizes.
 """
 
 from __future__ import annotations
@@ -41,19 +44,18 @@ from __future__ import annotations
 import copy
 import inspect
 import random
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .action_table import NUM_ACTIONS
-from .byapar_v0 import MAX_DENSE_COEF, as_action_id, as_seed, raw_env
 from .engine import RulesError
 from .engine.errors import show
-from .engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from .observation import OBSERVATION_SIZE
+from .games import find_game
 from .players import Player, RandomPlayer
+from .table_env import TableEnv, as_seed
 
 Opponents = Player | Sequence[Player] | Callable[[random.Random, int], Sequence[Player]]
 
@@ -64,8 +66,16 @@ class SingleSeatEnv(gymnasium.Env):
     def __init__(self, num_players: int | Sequence[int] = 4, opponents: Opponents | None = None,
                  seat: int | None = None, illegal_penalty: float = 0.0,
                  render_mode: str | None = None, tables: Sequence[dict] | None = None,
-                 **env_kwargs) -> None:
-        sizes = _table_sizes(num_players)
+                 game: str = "byapar", **env_kwargs) -> None:
+        # The game's versioned environment (byapar_env.games): its raw_env, action ids, caps.
+        spec = find_game(game)
+        face = spec.module("env")
+        self.game_name = game
+        self._face = face
+        # the view returns what it renders; "human" (printing) is the AEC environment's
+        self.metadata = {"render_modes": [m for m in face.raw_env.metadata["render_modes"]
+                                          if m != "human"]}
+        sizes = _table_sizes(num_players, spec.min_players, spec.max_players)
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
                                      and 0 <= seat < min(sizes)):
             raise RulesError(f"seat must be None (random) or a seat from 0 to {min(sizes) - 1}, "
@@ -75,33 +85,36 @@ class SingleSeatEnv(gymnasium.Env):
         # NaN would poison every return. The bound matches dense_coef's.
         if isinstance(illegal_penalty, (bool, np.bool_)) or not isinstance(
                 illegal_penalty, (int, float, np.integer, np.floating)) or not (
-                -MAX_DENSE_COEF <= float(illegal_penalty) <= 0):
+                -face.MAX_DENSE_COEF <= float(illegal_penalty) <= 0):
             raise RulesError(f"illegal_penalty must be a finite number from "
-                             f"{-MAX_DENSE_COEF:g} to 0, got {show(illegal_penalty)}")
+                             f"{-face.MAX_DENSE_COEF:g} to 0, got {show(illegal_penalty)}")
         # ``tables``: table options (rounds, starting_cash, auctions...) to draw one of per
         # episode, on top of ``env_kwargs``. One raw environment per (size, table) is built up
         # front: this also validates every option's value.
-        _check_options("the keyword arguments", env_kwargs)
+        allowed = _table_options(face.raw_env)
+        _check_options("the keyword arguments", env_kwargs, allowed)
         if tables is not None and (isinstance(tables, (str, bytes, Mapping))
                                    or not isinstance(tables, Iterable)):
             raise RulesError("tables must be None or a list of dicts of table options, got "
                              f"{show(tables)}")
         self.tables = list(tables) if tables is not None else []
         for t in self.tables:
-            _check_options("each of tables", t)
+            _check_options("each of tables", t, allowed)
         self.tables = [dict(t) for t in self.tables] or [{}]  # none: the given options alone
-        self._envs = {(n, i): raw_env(num_players=n, render_mode=render_mode,
-                                      **{**env_kwargs, **t})
+        self._envs = {(n, i): face.raw_env(num_players=n, render_mode=render_mode,
+                                           **{**env_kwargs, **t})
                       for n in sizes for i, t in enumerate(self.tables)}
         self.sizes = sizes
         self.fixed_seat = seat
         self.opponents = opponents if opponents is not None else RandomPlayer()
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.env: TableEnv = self._envs[(sizes[0], 0)]
+        first = self.env.possible_agents[0]
+        self.observation_space = spaces.Box(
+            -np.inf, np.inf, self.env.observation_space(first)["observation"].shape, np.float32)
+        self.action_space = spaces.Discrete(self.env.action_space(first).n)
         self.rng = random.Random()
-        self.env: raw_env = self._envs[(sizes[0], 0)]
         self.seat = 0
         self.agent = "player_0"
         self._players: list[Player | None] = []
@@ -158,7 +171,7 @@ class SingleSeatEnv(gymnasium.Env):
             raise RuntimeError("the learner's episode is over: call reset() before step()")
         # Only a well-formed id may be replaced below: a float, a bool or a batch is a bug in
         # the caller, and playing a random action for it would hide that bug.
-        action = as_action_id(action)
+        action = self._face.as_action_id(action)
         mask = self.action_masks()
         info: dict = {"illegal_action": False}
         reward = 0.0
@@ -210,14 +223,15 @@ class SingleSeatEnv(gymnasium.Env):
         return self.env.render()
 
 
-# The options a table may set: raw_env's arguments less the two the view sets itself (read from
-# its signature, so that a new option needs no second edit here).
-_TABLE_OPTIONS = tuple(name for name in inspect.signature(raw_env.__init__).parameters
-                       if name not in ("self", "num_players", "render_mode"))
+def _table_options(raw_env: type) -> tuple[str, ...]:
+    """The options a table may set: ``raw_env``'s arguments less the two the view sets itself
+    (read from its signature, so that a new option needs no second edit here)."""
+    return tuple(name for name in inspect.signature(raw_env.__init__).parameters
+                 if name not in ("self", "num_players", "render_mode"))
 
 
-def _table_sizes(num_players: object) -> list[int]:
-    message = (f"num_players must be a table size from {MIN_PLAYERS} to {MAX_PLAYERS} or a "
+def _table_sizes(num_players: object, low: int, high: int) -> list[int]:
+    message = (f"num_players must be a table size from {low} to {high} or a "
                f"non-empty sequence of them, got {show(num_players)}")
     if isinstance(num_players, int) and not isinstance(num_players, bool):
         sizes = [num_players]
@@ -226,18 +240,27 @@ def _table_sizes(num_players: object) -> list[int]:
     else:
         raise RulesError(message)
     if not sizes or not all(isinstance(n, int) and not isinstance(n, bool)
-                            and MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
+                            and low <= n <= high for n in sizes):
         raise RulesError(message)
     return sizes
 
 
-def _check_options(where: str, options: object) -> None:
+def _check_options(where: str, options: object, allowed: tuple[str, ...]) -> None:
     if not isinstance(options, Mapping):
         raise RulesError(f"{where} must be a dict of table options, got {show(options)}")
-    unknown = sorted(set(options) - set(_TABLE_OPTIONS), key=str)
+    unknown = sorted(set(options) - set(allowed), key=str)
     if unknown:
         raise RulesError(f"unknown table options {unknown} in {where}; allowed: "
-                         f"{list(_TABLE_OPTIONS)}")
+                         f"{list(allowed)}")
+
+
+def old_single_seat(**kwargs) -> SingleSeatEnv:
+    """``byapar/SingleSeat-v0``, the earlier id of ``byapar/Byapar-SingleSeat-v0``: the same
+    view, with a ``DeprecationWarning`` (the id goes in the next release)."""
+    warnings.warn("byapar/SingleSeat-v0 is now byapar/Byapar-SingleSeat-v0 (Businessman's is "
+                  "byapar/Businessman-SingleSeat-v0); the old id goes in the next release",
+                  DeprecationWarning, stacklevel=2)
+    return SingleSeatEnv(**kwargs)
 
 
 def _check_opponents(opponents: object) -> None:

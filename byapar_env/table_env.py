@@ -20,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .engine.errors import IllegalActionError, RulesError, SeedError, show
+from .core.errors import IllegalActionError, RulesError, SeedError, show
 
 
 def is_whole(value: object) -> bool:

@@ -280,33 +280,51 @@ def test_single_seat_good_arguments_still_work() -> None:
 
 
 # ---------------------------------------------------------------------------- gymnasium id
-def test_gymnasium_id_is_registered_once_on_import() -> None:
-    assert byapar_env.SINGLE_SEAT_ID == "byapar/SingleSeat-v0"
-    spec = gymnasium.spec("byapar/SingleSeat-v0")
+def test_gymnasium_ids_are_registered_once_whichever_is_imported_first() -> None:
+    assert byapar_env.SINGLE_SEAT_IDS == {"byapar/Byapar-SingleSeat-v0": "byapar",
+                                          "byapar/Businessman-SingleSeat-v0": "businessman"}
+    specs = [gymnasium.spec(i) for i in (*byapar_env.SINGLE_SEAT_IDS, "byapar/SingleSeat-v0")]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a second register() would warn of an override
-        byapar_env._register_gymnasium()
-    assert gymnasium.spec("byapar/SingleSeat-v0") is spec
-    # In a fresh interpreter, importing the package is all it takes.
-    code = ("import gymnasium, byapar_env; "
-            "e = gymnasium.make('byapar/SingleSeat-v0', num_players=3); "
-            "print(e.reset(seed=0)[1]['num_players'])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+        byapar_env.register_gymnasium()
+    assert [gymnasium.spec(i) for i in (*byapar_env.SINGLE_SEAT_IDS,
+                                        "byapar/SingleSeat-v0")] == specs
+    # In a fresh interpreter, importing the package is all it takes, before gymnasium or after,
+    # and the package alone does not import gymnasium.
+    for first, then in (("gymnasium", "byapar_env"), ("byapar_env", "gymnasium")):
+        code = (f"import sys, {first}; import {then}; "
+                "e = gymnasium.make('byapar/Businessman-SingleSeat-v0', num_players=3); "
+                "print(e.reset(seed=0)[1]['num_players'])")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=120, check=True)
+        assert out.stdout.strip() == "3"
+    out = subprocess.run([sys.executable, "-c", "import sys, byapar_env.engine; "
+                          "print('gymnasium' in sys.modules)"], capture_output=True, text=True,
                          timeout=120, check=True)
-    assert out.stdout.strip() == "3"
+    assert out.stdout.strip() == "False"
 
 
-def test_made_env_passes_gymnasium_check_env_and_plays() -> None:
+def test_the_old_id_still_makes_byapars_view_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="now byapar/Byapar-SingleSeat-v0"):
+        env = gymnasium.make("byapar/SingleSeat-v0", num_players=3)
+    assert isinstance(env.unwrapped, SingleSeatEnv) and env.unwrapped.game_name == "byapar"
+
+
+@pytest.mark.parametrize("env_id, size, actions", [("byapar/Byapar-SingleSeat-v0", 677, 181),
+                                                   ("byapar/Businessman-SingleSeat-v0", 1080,
+                                                    402)])
+def test_made_env_passes_gymnasium_check_env_and_plays(env_id, size, actions) -> None:
     from gymnasium.utils.env_checker import check_env
 
-    env = gymnasium.make("byapar/SingleSeat-v0", num_players=4)
-    assert isinstance(env.unwrapped, SingleSeatEnv) and env.spec.id == "byapar/SingleSeat-v0"
+    env = gymnasium.make(env_id, num_players=4)
+    assert isinstance(env.unwrapped, SingleSeatEnv) and env.spec.id == env_id
+    assert env.observation_space.shape == (size,) and env.action_space.n == actions
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the checker warns of the wrappers and infinite bounds
         check_env(env, skip_render_check=True)
         check_env(env.unwrapped, skip_render_check=True)
-    made = gymnasium.make("byapar/SingleSeat-v0", num_players=2, rounds=20, seat=0)
-    direct = SingleSeatEnv(num_players=2, rounds=20, seat=0)
+    made = gymnasium.make(env_id, num_players=2, rounds=20, seat=0)
+    direct = SingleSeatEnv(num_players=2, rounds=20, seat=0, game=env.unwrapped.game_name)
     made.reset(seed=9)
     direct.reset(seed=9)
     for _ in range(30):
@@ -317,4 +335,4 @@ def test_made_env_passes_gymnasium_check_env_and_plays() -> None:
         if direct_out[2] or direct_out[3]:
             break
     with pytest.raises(RulesError, match="num_players"):
-        gymnasium.make("byapar/SingleSeat-v0", num_players=9)
+        gymnasium.make(env_id, num_players=9)

@@ -8,7 +8,8 @@ out. Three checks:
 
 - no import loop (a strongly connected set of more than one module);
 - no private cross-module import (``from x import _name`` where x is another module);
-- the floors: engine < environment (``byapar_env``) < players (``byapar_agents``) < harnesses
+- the floors: the shared core (``byapar_env.core``) < each engine < environment
+  (``byapar_env``) < players (``byapar_agents``) < harnesses
   that seat players at tables (``byapar_harness``: arena, gauntlet, analyse) < training and
   serve < the command line (``byapar_cli``), which nothing imports. A module imports
   modules of lower floors and of its own package, never a higher floor nor a neighbour on its
@@ -156,6 +157,7 @@ def loops(edges: dict[str, set[str]]) -> list[frozenset[str]]:
 
 
 FLOORS = {
+    "byapar_env.core": -1,  # the core every game's engine shares, below both engines
     "byapar_env.engine": 0,
     "byapar_env": 1,
     "byapar_checkpoints": 1,  # shipped weights: data only, importing nothing of the project

@@ -10,7 +10,7 @@ The rules as implemented, with every choice where the sources are silent, are in
 ``docs/businessman_rules.md``.
 """
 
-from ..engine.errors import ByaparError, GameStateError, IllegalActionError, RulesError, SeedError
+from ..core.errors import ByaparError, GameStateError, IllegalActionError, RulesError, SeedError
 from . import actions, board
 from .actions import ACTION_ID, ALL_ACTIONS, Action, ActionKind
 from .game import Game, purchase_price, redeem_cost

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from ..engine.errors import show
+from ..core.errors import show
 from . import board as B
 
 

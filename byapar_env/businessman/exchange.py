@@ -7,7 +7,7 @@ fields (``prices``, ``shares``, ``supply``, ``hands`` and the rest) like the gam
 
 from __future__ import annotations
 
-from ..engine.schema import BANK
+from ..core.schema import BANK
 from . import actions as A
 from . import board as B
 from .actions import Action

@@ -16,9 +16,9 @@ the state, the legal actions, ``apply``, the turn's task stack, debts and the en
 
 from __future__ import annotations
 
-from ..engine.errors import IllegalActionError
-from ..engine.members import member_lookup
-from ..engine.table import TableGame
+from ..core.errors import IllegalActionError
+from ..core.members import member_lookup
+from ..core.table import TableGame
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
@@ -91,7 +91,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     Notice card numbers, top first); ``turn``, ``round``, ``phase``, ``current_player``,
     ``log``. Every field is declared with its type and range in ``state.STATE``. What every
     game on this design shares (chance, money, debts, the end, clone and save) is
-    ``byapar_env.engine.table.TableGame``'s.
+    ``byapar_env.core.table.TableGame``'s.
     """
 
     SAVE = SAVE

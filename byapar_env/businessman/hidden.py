@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..engine.errors import show
+from ..core.errors import show
 from . import board as B
 
 if TYPE_CHECKING:

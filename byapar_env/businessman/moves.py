@@ -7,8 +7,8 @@ landing on a cell, the Surprise and Notice cards, the Hotel's options and spins.
 
 from __future__ import annotations
 
-from ..engine.members import member_lookup
-from ..engine.schema import BANK
+from ..core.members import member_lookup
+from ..core.schema import BANK
 from . import board as B
 from .state import (
     T_DEBT,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.errors import RulesError, show
-from ..engine.table import TableRules, check_options, is_whole
+from ..core.errors import RulesError, show
+from ..core.table import TableRules, check_options, is_whole
 from . import board as B
 
 _F = B.FIGURES

@@ -4,7 +4,7 @@
 it, how ``Game.to_json`` writes it and how ``Game.from_json`` reads and checks it. The field
 kinds (whole numbers with bounds, lists, the generator's state, the rules, the phase, the
 decks, the task stack) and the saved game's header and reading are the ones both games share,
-from ``byapar_env.engine.schema``: one saved-game machinery for both games.
+from ``byapar_env.core.schema``: one saved-game machinery for both games.
 
 Reading checks each field on its own, then the whole game (``check_whole``) for what holds
 between fields: money conserved (the players' cash is the starting cash plus what the bank paid
@@ -19,8 +19,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from ..engine import schema as S
-from ..engine.schema import (  # noqa: F401 (BANK and the task codes: read from here too)
+from ..core import schema as S
+from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from here too)
     BANK,
     T_DEBT,
     T_END_TURN,

@@ -7,7 +7,7 @@ whether it can still be carried out, its text and the answer to it.
 
 from __future__ import annotations
 
-from ..engine.members import member_lookup
+from ..core.members import member_lookup
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind

@@ -6,9 +6,9 @@
 ...     game.apply(game.legal_actions()[0])
 """
 
+from ..core.errors import ByaparError, GameStateError, IllegalActionError, RulesError, SeedError
 from . import actions, board
 from .actions import Action, ActionKind
-from .errors import ByaparError, GameStateError, IllegalActionError, RulesError, SeedError
 from .game import (
     BANK,
     MAX_OFFERS_PER_TURN,

@@ -10,8 +10,8 @@ import contextlib
 from enum import IntEnum
 from typing import NamedTuple
 
+from ..core.errors import show
 from .board import BID_STEP, NUM_SQUARES, SQUARES
-from .errors import show
 
 
 class ActionKind(IntEnum):

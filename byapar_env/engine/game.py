@@ -8,11 +8,12 @@ generator, and tests force them with ``force_dice`` and ``stack_deck``.
 
 from __future__ import annotations
 
+from ..core.errors import IllegalActionError, show
+from ..core.members import member_lookup
+from ..core.table import TableGame
 from . import actions as A
 from . import board as B
 from .actions import Action, ActionKind
-from .errors import IllegalActionError, show
-from .members import member_lookup
 from .rules import Rules
 from .state import (
     BANK,
@@ -25,7 +26,6 @@ from .state import (
     Auction,
     Phase,
 )
-from .table import TableGame
 
 K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)

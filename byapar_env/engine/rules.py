@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.errors import RulesError, show
+from ..core.table import TableRules, check_options, is_whole
 from . import board
-from .errors import RulesError, show
-from .table import TableRules, check_options, is_whole
 
 # The table options' figures live in ``board.RULES_FIGURES`` (covered by the board hash); these
 # names are read from there for the callers that import them from this module.

@@ -7,7 +7,7 @@ them there. This module is the saved-game interface for callers outside the engi
 
 from __future__ import annotations
 
-from .errors import UnbalancedMoneyError
+from ..core.errors import UnbalancedMoneyError
 from .game import Game
 from .state import FORMAT, VERSION, load_dict, load_json, save_dict, save_json
 

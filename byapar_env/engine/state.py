@@ -24,10 +24,7 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from . import board as B
-from .actions import Action, ActionKind
-from .rules import Rules
-from .schema import (  # noqa: F401 (BANK and the task codes: read from here too)
+from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from here too)
     BANK,
     T_DEBT,
     T_END_TURN,
@@ -56,6 +53,9 @@ from .schema import (  # noqa: F401 (BANK and the task codes: read from here too
     per_seat,
     record,
 )
+from . import board as B
+from .actions import Action, ActionKind
+from .rules import Rules
 
 if TYPE_CHECKING:  # the game is read and written here, never made: game.py imports this module
     from .game import Game
