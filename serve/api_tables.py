@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
-from byapar_env.games import available_games
+from byapar_env.games import available_games, find_game
 
 from . import businessman as bm
 from .decide import steps_of
@@ -78,18 +78,34 @@ def _seat_names(roster: Roster, names: list | None, field: str, num_players: int
             for i, name in enumerate(names)]
 
 
+def _is_name(game: object) -> bool:
+    """Whether a request's ``game`` is a game's name (the earlier form of ``game_name``)."""
+    return isinstance(game, str) and game in available_games()
+
+
 def _game_of(body: CreateTable) -> str:
-    """Which game a create request is for: named in ``game``, or told by a save's format."""
+    """Which game a create request is for: ``game_name``, ``game`` as a name, or told by a
+    save's format; Byapar's by default."""
+    named = body.game_name
+    if named is not None and named not in available_games():
+        raise InvalidInput(f"game_name must be one of {', '.join(available_games())}, got "
+                           f"{named!r:.40}", field="game_name", allowed=list(available_games()))
+    if named is not None and _is_name(body.game) and body.game != named:
+        raise InvalidInput("game and game_name name different games; give game_name alone",
+                           field="game", allowed=list(available_games()))
+    named = named or (body.game if _is_name(body.game) else None)
     saved = bm.is_saved_game(body.game) or bm.is_table_save(body.save)
-    if body.game == "byapar" and saved:
-        raise InvalidInput("the save is a Businessman table; leave out 'game' or name "
-                           "\"businessman\"", field="game", allowed=list(available_games()))
-    return "businessman" if body.game == "businessman" or saved else "byapar"
+    told = bm.BusinessmanTable.game_name if saved else None
+    if named is not None and told is not None and named != told:
+        raise InvalidInput(f"the save is a {find_game(told).title} table; leave out "
+                           f"'game_name' or name \"{told}\"", field="game",
+                           allowed=list(available_games()))
+    return named or told or available_games()[0]
 
 
 def _new_businessman_table(body: CreateTable, roster: Roster, store: TableStore
                            ) -> bm.BusinessmanTable:
-    saved_game = body.game if body.game != "businessman" else None
+    saved_game = None if _is_name(body.game) else body.game
     if saved_game is not None and body.save is not None:
         raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
                            field="save")
@@ -112,9 +128,11 @@ def _new_businessman_table(body: CreateTable, roster: Roster, store: TableStore
 
 def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> TableBase:
     """The table a create request describes, fully checked; nothing is stored yet."""
-    if _game_of(body) == "businessman":
-        return _new_businessman_table(body, roster, store)
-    if body.game == "byapar":
+    return _NEW_TABLE[_game_of(body)](body, roster, store)
+
+
+def _new_byapar_table(body: CreateTable, roster: Roster, store: TableStore) -> Table:
+    if _is_name(body.game):
         body = body.model_copy(update={"game": None})
     if sum(x is not None for x in (body.game, body.save)) > 1:
         raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
@@ -135,6 +153,10 @@ def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> TableBas
         names = _seat_names(roster, body.seats, "seats", None)
         game = Game(make_rules(body.rules, len(names)), seed=seed)
     return Table(store.new_id(), names, game, roster, seed % 2**31, pre_roll)
+
+
+# Each game's table maker, by the game's name (byapar_env.games).
+_NEW_TABLE = {"byapar": _new_byapar_table, "businessman": _new_businessman_table}
 
 
 def _fingerprint(kind: str, body: ApplyAction | Advance) -> str:

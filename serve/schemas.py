@@ -60,9 +60,9 @@ class RulesIn(_In):
 
 
 class CreateTable(_In):
-    """A new game (``seats`` and ``rules``; ``game`` names which: "byapar" by default, or
-    "businessman"), a saved game of either (``game`` and ``seats``) or a table save (``save``,
-    whose seats ``seats`` may replace)."""
+    """A new game (``seats`` and ``rules``; ``game_name`` names which: "byapar" by default, or
+    "businessman"; ``game`` as a name is the earlier form), a saved game of either (``game``
+    and ``seats``) or a table save (``save``, whose seats ``seats`` may replace)."""
 
     seats: list[Name] | None = Field(
         None, max_length=6,
@@ -74,6 +74,10 @@ class CreateTable(_In):
                                         "game; or the engine's saved game of either (its "
                                         "format says which)")
     save: dict[str, Any] | None = Field(None, description="a table save (GET .../save)")
+    game_name: str | None = Field(None, max_length=40,
+                                  description='the game: "byapar" (the default) or '
+                                              '"businessman"; with it, "game" is only ever a '
+                                              "saved game (as every table state's game_name)")
 
 
 class ApplyAction(_In):

@@ -445,3 +445,35 @@ def test_the_environments_per_turn_caps_hold_at_a_table(client: TestClient) -> N
     assert r.status_code == 422 and r.json()["allowed"] == roll
     assert client.get(f"/v1/tables/{state['id']}").json()["version"] == PRE_ROLL_CAP
     assert client.post(url, json={"id": ACTION_ID[BA.ROLL]}).status_code == 200
+
+
+# ---------------------------------------------------------------------- game_name
+def test_game_name_tells_the_game_on_requests_and_states(client: TestClient) -> None:
+    r = client.post("/v1/tables", json={"game_name": "businessman", "seats": ["medium", "easy"],
+                                        "seed": 3})
+    assert r.status_code == 201, r.text
+    assert r.json()["game_name"] == "businessman" and r.json()["game"] == "businessman"
+    byapar = client.post("/v1/tables", json={"game_name": "byapar", "seats": ["medium", "easy"],
+                                             "seed": 3})
+    assert byapar.status_code == 201 and byapar.json()["game_name"] == "byapar"
+    assert isinstance(byapar.json()["game"], dict)  # Byapar's "game" is its saved game
+    # with game_name, "game" is a saved game of that game
+    game = Game(Rules(num_players=2), seed=9)
+    again = client.post("/v1/tables", json={"game_name": "businessman", "game": saved(game),
+                                            "seats": ["medium", "easy"]})
+    assert again.status_code == 201 and again.json()["game_name"] == "businessman"
+
+
+@pytest.mark.parametrize("body, field, says", [
+    ({"game_name": "chess"}, "game_name", "game_name must be one of byapar, businessman"),
+    ({"game_name": "byapar", "game": "businessman"}, "game", "name different games"),
+    ({"game_name": "byapar", "game": "SAVED"}, "game", "the save is a Businessman table"),
+])
+def test_a_wrong_game_name_is_refused(client: TestClient, body, field, says) -> None:
+    if body.get("game") == "SAVED":
+        body = {**body, "game": saved(Game(Rules(num_players=2), seed=9))}
+    r = client.post("/v1/tables", json={**body, "seats": ["medium", "easy"]})
+    assert r.status_code == 422, r.text
+    error = r.json()
+    assert error["error"] == "invalid_input" and error["field"] == field
+    assert says in error["detail"] and error["allowed"] == ["byapar", "businessman"]
