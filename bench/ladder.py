@@ -25,6 +25,7 @@ import random
 import time
 from pathlib import Path
 
+from byapar_agents import play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.ladder import LADDER, make_level
 from byapar_agents.network import single_thread_blas
@@ -34,7 +35,6 @@ from byapar_harness.arena import (
     GameResult,
     game_result,
     game_seed,
-    play_through_env,
     summarise,
     table_env,
 )

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from byapar_agents import make_agent
+from byapar_agents import make_agent, play_through_env
 
 from byapar_env.byapar_v0 import raw_env
 from byapar_harness.arena import (
@@ -15,7 +15,6 @@ from byapar_harness.arena import (
     ArenaError,
     game_seed,
     play_game,
-    play_through_env,
     run_arena,
     run_games,
     validate,
