@@ -71,7 +71,8 @@ class SingleSeatEnv(gymnasium.Env):
         spec = find_game(game)
         face = spec.module("env")
         self.game_name = game
-        self._face = face
+        # the face's function, not the module: a view crosses processes (SubprocVecEnv)
+        self._as_action_id = face.as_action_id
         # the view returns what it renders; "human" (printing) is the AEC environment's
         self.metadata = {"render_modes": [m for m in face.raw_env.metadata["render_modes"]
                                           if m != "human"]}
@@ -171,7 +172,7 @@ class SingleSeatEnv(gymnasium.Env):
             raise RuntimeError("the learner's episode is over: call reset() before step()")
         # Only a well-formed id may be replaced below: a float, a bool or a batch is a bug in
         # the caller, and playing a random action for it would hide that bug.
-        action = self._face.as_action_id(action)
+        action = self._as_action_id(action)
         mask = self.action_masks()
         info: dict = {"illegal_action": False}
         reward = 0.0

@@ -173,11 +173,13 @@ def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None =
     return table_state(table, moves)
 
 
-def _answer(table: TableBase, key: str | None, fingerprint: str,
-            moves: list[dict] | None = None, seat: int | None = None) -> Response:
-    """The table's state as the answer, kept under ``key`` for a repeated request."""
+def _answer(store: TableStore, table: TableBase, before: int, key: str | None,
+            fingerprint: str, moves: list[dict] | None = None, seat: int | None = None
+            ) -> Response:
+    """The table's state as the answer, committed with the change since version ``before``
+    and kept under ``key`` for a repeated request, before it is sent."""
     response = JSONResponse(_state(table, moves, seat))
-    table.remember(key, fingerprint, bytes(response.body))
+    store.commit(table, before, key, fingerprint, bytes(response.body))
     return response
 
 
@@ -196,7 +198,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     async def on_table(table_id: str, work: Callable[[TableBase], Response]) -> Response:
         table = store.get(table_id)
         async with table.queued():
-            return await run_in_threadpool(_locked, table, work)
+            return await run_in_threadpool(_locked, store, table, work)
 
     @router.post("", status_code=201, response_model=AnyState)
     def create_table(body: CreateTable) -> Response:
@@ -223,13 +225,15 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         fingerprint = _fingerprint("action", body)
 
         def work(table: TableBase) -> Response:
-            earlier = table.replay(body.idempotency_key, fingerprint)
+            earlier = store.replay(table, body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
+            before = table.version
             if isinstance(table, bm.BusinessmanTable):
                 bm.apply_request(table, body.model_dump())
-                return _answer(table, body.idempotency_key, fingerprint, seat=body.seat)
+                return _answer(store, table, before, body.idempotency_key, fingerprint,
+                               seat=body.seat)
             assert isinstance(table, Table)
             game = table.game
             if game.is_over:
@@ -246,7 +250,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 table.apply(action, steps_of(game, action))
             except IllegalActionError as exc:  # the engine's last word; nothing changed
                 raise IllegalAction(str(exc), field="action") from None
-            return _answer(table, body.idempotency_key, fingerprint)
+            return _answer(store, table, before, body.idempotency_key, fingerprint)
 
         return await on_table(table_id, work)
 
@@ -259,16 +263,17 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         fingerprint = _fingerprint("advance", body)
 
         def work(table: TableBase) -> Response:
-            earlier = table.replay(body.idempotency_key, fingerprint)
+            earlier = store.replay(table, body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
             table.check_version(body.version)
-            if isinstance(table, bm.BusinessmanTable):
+            before = table.version
+            try:
                 moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
-            else:
-                assert isinstance(table, Table)
-                moves = table.advance(body.max_decisions, store.advance_budget_s, slow=slow)
-            return _answer(table, body.idempotency_key, fingerprint, moves)
+            except BaseException:
+                store.commit(table, before)  # moves made before a failure stand
+                raise
+            return _answer(store, table, before, body.idempotency_key, fingerprint, moves)
 
         return await on_table(table_id, work)
 
@@ -292,6 +297,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                                    field="person", allowed=people)
             pairs = {(p, body.seat) for p in ([body.person] if body.person is not None
                                               else people)}
+            version = table.version
             before = set(table.mutes)
             if body.muted:
                 table.mutes |= pairs
@@ -299,6 +305,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 table.mutes -= pairs
             if table.mutes != before:
                 table.changed()
+                store.commit(table, version)
             return JSONResponse(table_state(table))
 
         return await on_table(table_id, work)
@@ -327,6 +334,8 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     return router
 
 
-def _locked(table: TableBase, work: Callable[[TableBase], Response]) -> Response:
+def _locked(store: TableStore, table: TableBase, work: Callable[[TableBase], Response]
+            ) -> Response:
     with table.locked():
+        store.refresh(table)  # another server process on the database may have changed it
         return work(table)

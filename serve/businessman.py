@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Callable
 
-from byapar_agents.businessman import ExpertBusinessmanPlayer
+from byapar_agents.businessman import BusinessmanPlayer, ExpertBusinessmanPlayer
 
 from byapar_env.businessman import (
     ACTION_ID,
@@ -118,14 +118,17 @@ class BusinessmanTable(TableBase):
 
     def __init__(self, table_id: str, seats: list[str], game: Game, roster: Roster,
                  seed: int = 0) -> None:
-        super().__init__(table_id, seats, game)
+        super().__init__(table_id, seats, game, seed)
         self.game: Game = game
-        self.players = [None if name == PERSON else roster.make_businessman(name, seed + s)
+        self.players = [None if name == PERSON else self.make_player(roster, name, seed + s)
                         for s, name in enumerate(seats)]
         # The environment's per-turn caps (businessman_v0.TurnCaps), for every seat: a person
         # gets the choices a computer would. The count starts again at a table's creation.
         self.caps = TurnCaps()
         self.caps.start(game)
+
+    def make_player(self, roster: Roster, name: str, seed: int) -> BusinessmanPlayer:
+        return roster.make_businessman(name, seed)
 
     def person_seats(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p is None]

@@ -3,7 +3,8 @@
     byapar serve [--host 127.0.0.1] [--port 8000] [--pace-ms 400] [--player FOLDER ...]
                  [--max-tables 64] [--advance-budget-s 2] [--cors-origin ORIGIN ...]
                  [--slow-workers 2] [--allow-host NAME ...] [--token TOKEN | --no-token]
-                 [--log-level warning]
+                 [--database byapar-tables.sqlite3 | --no-database]
+                 [--expire-finished-s 604800] [--keep-answers-s 86400] [--log-level warning]
 
 Then open http://127.0.0.1:8000/ in a browser. ``--player`` offers a checkpoint folder (or a
 level or panel name, which are offered anyway) as a computer player; a folder that cannot be
@@ -12,7 +13,9 @@ says where it listens, so ``--port 0`` prints the port the system chose, and a p
 stops it with that reason (rather than naming another server's address).
 
 Only the Host names given by ``--allow-host`` (loopback names by default, plus ``--host``
-itself when it is a name or a specific address) are served. A ``--host`` other people can
+itself when it is a name or a specific address) are served. The tables live in an SQLite
+file (``--database``, ``byapar-tables.sqlite3`` in the current folder by default): a restarted
+server goes on with every game where it stood (``serve/database.py``). A ``--host`` other people can
 reach needs ``--token`` (or ``BYAPAR_SERVE_TOKEN``), or ``--no-token`` to say that something
 in front of the server checks who calls. ``--log-level info`` logs every request.
 """
@@ -38,6 +41,10 @@ from .limits import (
 
 MAX_TABLES_FLAG = 10_000  # --max-tables: each table holds a game and a few answers in memory
 MAX_ADVANCE_BUDGET_S = 60.0
+DEFAULT_DATABASE = "byapar-tables.sqlite3"
+DEFAULT_EXPIRE_FINISHED_S = 7 * 86_400.0
+DEFAULT_KEEP_ANSWERS_S = 86_400.0
+MAX_EXPIRY_S = 365 * 86_400.0
 
 
 def _pace(text: str) -> int:
@@ -82,6 +89,17 @@ def _budget(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"--advance-budget-s must be seconds from 0.01 to {MAX_ADVANCE_BUDGET_S:g}, "
             f"got {text!r}")
+    return value
+
+
+def _expiry(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 1.0 <= value <= MAX_EXPIRY_S:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"seconds must be from 1 to {MAX_EXPIRY_S:,.0f} (a "
+                                         f"year), got {text!r}")
     return value
 
 
@@ -164,6 +182,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     token.add_argument("--no-token", action="store_true",
                        help="serve a --host other machines can reach without a token (only "
                             "behind something that checks who calls)")
+    store = ap.add_mutually_exclusive_group()
+    store.add_argument("--database", default=DEFAULT_DATABASE, metavar="FILE",
+                       help="the SQLite file the tables live in, so that a restart loses no "
+                            "game (made if missing; several server processes may share it). "
+                            "Default: %(default)s in the current folder")
+    store.add_argument("--no-database", action="store_true",
+                       help="keep tables in memory only: a restart loses them")
+    ap.add_argument("--expire-finished-s", type=_expiry, default=DEFAULT_EXPIRE_FINISHED_S,
+                    help="drop a table from the database this long after its game ended, at "
+                         "start-up (default: %(default)s, a week)")
+    ap.add_argument("--keep-answers-s", type=_expiry, default=DEFAULT_KEEP_ANSWERS_S,
+                    help="how long the answer to a request with an idempotency key is kept, "
+                         "so that a retry gets it again and is never applied twice "
+                         "(default: %(default)s, a day)")
     ap.add_argument("--log-level", choices=LOG_LEVELS, default="warning",
                     help="the server's log level; info and debug also log every request "
                          "(default: %(default)s)")
@@ -219,11 +251,20 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, UnknownAgentError) as exc:
         print(f"byapar serve: --player: {exc}", file=sys.stderr)
         return 2
+    from .database import DatabaseError, TableDatabase
     from .protocol import TimedH11Protocol
     from .slow import SlowPool
     from .tables import TableStore
 
-    store = TableStore(max_tables=args.max_tables, advance_budget_s=args.advance_budget_s)
+    try:
+        database = None if args.no_database else TableDatabase(
+            args.database, reply_ttl_s=args.keep_answers_s)
+        store = TableStore(max_tables=args.max_tables, advance_budget_s=args.advance_budget_s,
+                           database=database, roster=roster,
+                           expire_finished_s=args.expire_finished_s)
+    except DatabaseError as exc:
+        print(f"byapar serve: --database: {exc}", file=sys.stderr)
+        return 2
     slow = SlowPool(workers=args.slow_workers, max_queued=MAX_SLOW_QUEUED)
     app = create_app(roster, pace_ms=args.pace_ms, store=store, cors_origins=args.cors_origin,
                      slow=slow, allowed_hosts=allowed_hosts(args), token=args.token)

@@ -170,11 +170,11 @@ def warm() -> int:
 
 # State of a seated expert that travels with each of its decisions (its memory of the turn and
 # of the offers it made); the loaded networks and the timing estimate stay in the worker.
-_KEEP_IN_WORKER = frozenset({"learned", "value", "last", "_rollout_s", "deadline", "_end"})
+KEEP_IN_WORKER = frozenset({"learned", "value", "last", "_rollout_s", "deadline", "_end"})
 
 
 def expert_state(player: object) -> dict:
-    return {k: v for k, v in vars(player).items() if k not in _KEEP_IN_WORKER}
+    return {k: v for k, v in vars(player).items() if k not in KEEP_IN_WORKER}
 
 
 def expert_job(game_data: dict, pre_roll: int, budget_ms: float, deadline: float,

@@ -28,8 +28,10 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
-from byapar_agents import ExpertPlayer
+from byapar_agents import ExpertPlayer, LearnedPlayer, NumpyPolicy
+from byapar_agents.businessman import LearnedBusinessmanPlayer
 from byapar_agents.deals import offer_key
+from byapar_agents.value import ValueNet
 
 from byapar_env.driver import legal_engine_actions
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
@@ -37,6 +39,7 @@ from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
 from .codec import action_from_json
+from .database import TableDatabase, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import Conflict, NotFound, ServerBusy, StaleVersion, TableBusy, TooManyTables
 from .limits import (
@@ -50,7 +53,18 @@ from .limits import (
     MAX_TABLES,
 )
 from .roster import PERSON, Roster
-from .slow import ANSWER_BY_SHARE, Late, SlowPool, expert_job, expert_state
+from .slow import ANSWER_BY_SHARE, KEEP_IN_WORKER, Late, SlowPool, expert_job, expert_state
+
+# What a computer seat's snapshot leaves out: the networks a player shares with every table
+# (made again on loading), the expert's last search and its timing.
+_SHARED_TYPES = (LearnedPlayer, NumpyPolicy, ValueNet, LearnedBusinessmanPlayer)
+
+
+def player_memory(player: object) -> dict:
+    """A computer seat's memory of its game (its generators, the offers it tried, its plans):
+    every attribute but the networks and the search's working state."""
+    return {k: v for k, v in vars(player).items()
+            if k not in KEEP_IN_WORKER and not isinstance(v, _SHARED_TYPES)}
 
 
 def unwanted(offer: Action) -> bool:
@@ -68,10 +82,11 @@ class TableBase:
 
     game_name = ""  # "byapar" or "businessman"
 
-    def __init__(self, table_id: str, seats: list[str], game: Any) -> None:
+    def __init__(self, table_id: str, seats: list[str], game: Any, seed: int = 0) -> None:
         self.id = table_id
         self.seats = list(seats)
         self.game = game
+        self.seed = seed  # seat s's computer player was made and reset with seed + s
         self._lock = threading.Lock()
         # The queue's lock, one per event loop (a server has one; a test client may start
         # several), made in that loop; the thread lock below still keeps requests apart.
@@ -83,6 +98,45 @@ class TableBase:
         self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
         self._reply_bytes = 0
         self.players: list = []
+
+    # ------------------------------------------------------------------ snapshots
+    def __getstate__(self) -> dict:
+        """The table as a database keeps it (``serve/database.py``): everything but its locks,
+        its queue and the answers kept in memory (the database keeps its own); each computer
+        seat as its name and its memory of the game (``player_memory``), the networks left out
+        (``restore_players`` makes them again)."""
+        state = {k: v for k, v in vars(self).items()
+                 if k not in ("_lock", "_queue_locks", "_waiting", "_replies", "_reply_bytes")}
+        # a person: None; a shared learned player: no memory to keep
+        state["players"] = [None if p is None else {} if isinstance(p, _SHARED_TYPES)
+                            else player_memory(p) for p in self.players]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        vars(self).update(state)
+        self._lock = threading.Lock()
+        self._queue_locks = weakref.WeakKeyDictionary()
+        self._waiting = 0
+        self._replies = OrderedDict()
+        self._reply_bytes = 0
+        self.last_used = time.monotonic()
+        self._memories = state["players"]
+        self.players = []
+
+    def restore_players(self, roster: Roster) -> None:
+        """After loading from a snapshot: each computer seat made again as at the table's
+        creation, then given back its memory of the game."""
+        memories = self.__dict__.pop("_memories")
+        self.players = []
+        for s, (name, memory) in enumerate(zip(self.seats, memories, strict=True)):
+            player = None if memory is None else self.make_player(roster, name, self.seed + s)
+            if player is not None and not roster.shared(name, self.game_name):
+                vars(player).update(memory)
+            self.players.append(player)
+
+    def make_player(self, roster: Roster, name: str, seed: int) -> object:
+        """A computer player of this table's game for one seat."""
+        raise NotImplementedError
 
     @asynccontextmanager
     async def queued(self) -> AsyncIterator[TableBase]:
@@ -170,9 +224,9 @@ class Table(TableBase):
 
     def __init__(self, table_id: str, seats: list[str], game: Game, roster: Roster,
                  seed: int = 0, pre_roll_actions: int = 0) -> None:
-        super().__init__(table_id, seats, game)
+        super().__init__(table_id, seats, game, seed)
         self.game: Game = game
-        self.players = [None if name == PERSON else roster.make(name, seed + s)
+        self.players = [None if name == PERSON else self.make_player(roster, name, seed + s)
                         for s, name in enumerate(seats)]
         for s, player in enumerate(self.players):
             # Fresh players with a memory (the offers a medium player tried) start clean and
@@ -190,6 +244,9 @@ class Table(TableBase):
         # (offerer, offer_key) of offers people refused, oldest first, at most MAX_REFUSALS
         self._refused: dict[tuple[int, tuple], None] = {}
         self.offers_held_back = 0  # computer offers replaced by offer_refusal
+
+    def make_player(self, roster: Roster, name: str, seed: int) -> object:
+        return roster.make(name, seed)
 
     @property
     def pre_roll_actions(self) -> int:
@@ -314,19 +371,42 @@ class Table(TableBase):
 
 class TableStore:
     """At most ``max_tables`` tables by id. At the limit, the least recently used table goes if
-    it has been idle ``idle_evict_s``; otherwise a new table is refused (429)."""
+    it has been idle ``idle_evict_s``; otherwise a new table is refused (429).
+
+    With a ``database`` (``serve/database.py``), every table lives there too: the store loads
+    them when it starts (games ended more than ``expire_finished_s`` ago are dropped first),
+    ``commit`` writes each change with its answer before the answer is sent, and ``refresh``
+    brings a table up to date when another server process on the same database changed it."""
 
     def __init__(self, max_tables: int = MAX_TABLES, idle_evict_s: float = IDLE_EVICT_S,
-                 advance_budget_s: float = ADVANCE_BUDGET_S) -> None:
+                 advance_budget_s: float = ADVANCE_BUDGET_S,
+                 database: TableDatabase | None = None, roster: Roster | None = None,
+                 expire_finished_s: float | None = None) -> None:
         self.max_tables = max_tables
         self.idle_evict_s = idle_evict_s
         self.advance_budget_s = advance_budget_s  # the wall time one advance request may take
         self._tables: OrderedDict[str, TableBase] = OrderedDict()
         self._lock = threading.Lock()
+        if database is not None and roster is None:
+            raise ValueError("a store with a database needs the roster its players come from")
+        self.database = database
+        self.roster = roster
+        if database is not None:
+            database.expire(expire_finished_s)
+            for table_id in database.ids():  # the most recently changed last, as used here
+                table = self._load(table_id)
+                if table is not None:
+                    self._tables[table_id] = table
 
     @staticmethod
     def new_id() -> str:
         return secrets.token_hex(8)
+
+    def _load(self, table_id: str) -> TableBase | None:
+        table = self.database.load(table_id)
+        if table is not None:
+            table.restore_players(self.roster)
+        return table
 
     def add(self, table: TableBase) -> None:
         with self._lock:
@@ -339,21 +419,82 @@ class TableStore:
                         f"idle {self.idle_evict_s:g} s; delete one (DELETE /v1/tables/ID) or try "
                         "later")
                 del self._tables[oldest_id]
+                if self.database is not None:
+                    self.database.delete(oldest_id)
+            if self.database is not None:
+                self.database.insert(table.id, table.game_name, table.version,
+                                     table.game.is_over, table)
             self._tables[table.id] = table
 
     def get(self, table_id: str) -> TableBase:
         with self._lock:
             table = self._tables.get(table_id)
+            if table is None and self.database is not None:
+                table = self._load(table_id)  # made by another process on the database
+                if table is not None:
+                    self._tables[table_id] = table
             if table is None:
                 raise NotFound(f"no table {table_id[:40]!r} (tables are evicted when idle long "
-                               "and the server is full, and lost when it restarts)",
-                               field="table_id")
+                               "and the server is full)", field="table_id")
             self._tables.move_to_end(table_id)  # most recently used last
             return table
 
+    def refresh(self, table: TableBase) -> None:
+        """Under the table's lock, before a request's work: the database's copy in place of
+        this one if another process changed it since (the object, and its lock, stay)."""
+        if self.database is None:
+            return
+        version = self.database.version(table.id)
+        if version is None:
+            with self._lock:
+                self._tables.pop(table.id, None)
+            raise NotFound(f"no table {table.id!r} (deleted)", field="table_id")
+        if version == table.version:
+            return
+        fresh = self._load(table.id)
+        keep = {k: vars(table)[k] for k in ("_lock", "_queue_locks", "_waiting")}
+        vars(table).clear()
+        vars(table).update(vars(fresh))
+        vars(table).update(keep)
+
+    def replay(self, table: TableBase, key: str | None, fingerprint: str) -> bytes | None:
+        """The answer already sent for idempotency key ``key`` at ``table`` (kept in memory, or
+        in the database for its TTL), or None; ``Conflict`` for a key reused differently."""
+        earlier = table.replay(key, fingerprint)
+        if earlier is not None or key is None or self.database is None:
+            return earlier
+        kept = self.database.reply(table.id, key)
+        if kept is None:
+            return None
+        table.remember(key, kept[0], kept[1])
+        return table.replay(key, fingerprint)
+
+    def commit(self, table: TableBase, before: int, key: str | None = None,
+               fingerprint: str = "", body: bytes = b"") -> None:
+        """The table changed since version ``before`` (or answered a keyed request): kept in
+        memory and, with a database, written there in one transaction with the answer, before
+        the answer is sent. ``StaleVersion`` if another process changed it first; this one's
+        change is then dropped."""
+        if self.database is not None and (table.version != before or key is not None):
+            reply = (key, fingerprint, body) if key is not None else None
+            try:
+                self.database.commit(table.id, before, table.version, table.game.is_over,
+                                     table, reply)
+            except VersionTaken:
+                table.version = -1  # refresh() reloads whatever the database holds
+                self.refresh(table)
+                raise StaleVersion(
+                    f"another server changed table {table.id} first (version {table.version} "
+                    "now); read it again and choose anew", field="version",
+                    version=table.version) from None
+        table.remember(key, fingerprint, body)
+
     def remove(self, table_id: str) -> None:
         with self._lock:
-            if self._tables.pop(table_id, None) is None:
+            gone = self._tables.pop(table_id, None) is not None
+            if self.database is not None:
+                gone = self.database.delete(table_id) or gone
+            if not gone:
                 raise NotFound(f"no table {table_id[:40]!r}", field="table_id")
 
     def __len__(self) -> int:

@@ -53,8 +53,9 @@ def server(pace_ms: int = 0, *extra: str) -> Iterator[str]:
     port = free_port()
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1", "--port",
-             str(port), "--pace-ms", str(pace_ms), *extra], stdout=log, stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "byapar_serve.cli", "--no-database", "--host", "127.0.0.1",
+             "--port", str(port), "--pace-ms", str(pace_ms), *extra], stdout=log,
+            stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_up(url, proc, log)

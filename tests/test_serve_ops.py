@@ -87,8 +87,9 @@ def test_serve_flags_are_checked() -> None:
 
 
 def test_port_0_prints_the_port_bound_and_a_taken_port_is_refused() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--port", "0",
-                             "--max-tables", "3"], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--no-database",
+                             "--port", "0", "--max-tables", "3"], stderr=subprocess.PIPE,
+                            text=True)
     try:
         line = proc.stderr.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -97,8 +98,9 @@ def test_port_0_prints_the_port_bound_and_a_taken_port_is_refused() -> None:
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         with opener.open(f"http://127.0.0.1:{port}/v1", timeout=30) as r:
             assert json.load(r)["limits"]["max_tables"] == 3
-        second = subprocess.run([sys.executable, "-m", "byapar_serve.cli", "--port", str(port)],
-                                capture_output=True, text=True, timeout=120)
+        second = subprocess.run([sys.executable, "-m", "byapar_serve.cli", "--no-database",
+                                 "--port", str(port)], capture_output=True, text=True,
+                                timeout=120)
         assert second.returncode == 2
         assert f"cannot listen on 127.0.0.1 port {port}" in second.stderr
         assert "Traceback" not in second.stderr
