@@ -11,7 +11,7 @@ import json
 import secrets
 from collections.abc import Callable
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -20,7 +20,7 @@ from byapar_env.games import available_games, find_game
 
 from . import businessman as bm
 from .decide import steps_of
-from .errors import Conflict, IllegalAction, InvalidInput
+from .errors import Conflict, IllegalAction, InvalidInput, SeatSecretRequired
 from .legal import resolve
 from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
 from .roster import PERSON, Roster
@@ -37,7 +37,7 @@ from .schemas import (
 )
 from .slow import SlowPool
 from .state import table_state
-from .tables import Table, TableBase, TableStore
+from .tables import SPECTATOR, Table, TableBase, TableStore
 
 _ERRORS = {code: {"model": ErrorOut} for code in (404, 409, 413, 422, 429, 503)}
 AnyState = TableState | BusinessmanTableState
@@ -159,26 +159,43 @@ def _new_byapar_table(body: CreateTable, roster: Roster, store: TableStore) -> T
 _NEW_TABLE = {"byapar": _new_byapar_table, "businessman": _new_businessman_table}
 
 
-def _fingerprint(kind: str, body: ApplyAction | Advance) -> str:
-    """What a request asks, apart from its idempotency key: equal for a repeated request."""
-    return kind + json.dumps(body.model_dump(exclude={"idempotency_key"}), sort_keys=True)
+def _fingerprint(kind: str, body: ApplyAction | Advance, held: set[int] | None = None) -> str:
+    """What a request asks, apart from its idempotency key, and who asks (the seats whose
+    secrets it carries): equal for a repeated request."""
+    asked = kind + json.dumps(body.model_dump(exclude={"idempotency_key"}), sort_keys=True)
+    return asked if held is None else f"{asked} by {sorted(held)}"
 
 
-def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None = None
-           ) -> dict:
-    """The table's state; a Businessman table's as its viewer (``seat``, or the default) sees
-    it."""
+def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None = None,
+           held: set[int] | None = None) -> dict:
+    """The table's state; a Businessman table's as its viewer sees it: ``seat``, or the
+    default, among any person seat (``held`` None: seats open to every client) or among the
+    seats whose secrets the request carries (``held``; none of them: a spectator's view)."""
     if isinstance(table, bm.BusinessmanTable):
-        return bm.table_state(table, table.viewer(seat), moves)
+        viewer = table.viewer(seat) if held is None else _viewer(table, held, seat)
+        return bm.table_state(table, viewer, moves)
     return table_state(table, moves)
 
 
+def _viewer(table: TableBase, held: set[int], asked: int | None) -> int | None:
+    """The person seat a request with the secrets of ``held`` sees the table as: ``asked`` if
+    it holds that seat's secret, else the deciding seat if it holds that, else its first."""
+    people = sorted(s for s in held if s >= 0 and table.players[s] is None)
+    if asked is not None:
+        if asked not in people:
+            raise SeatSecretRequired(f"seat {asked} is shown only with its own secret",
+                                     field="seat")
+        return asked
+    current = table.game.current_player
+    return current if current in people else (people[0] if people else None)
+
+
 def _answer(store: TableStore, table: TableBase, before: int, key: str | None,
-            fingerprint: str, moves: list[dict] | None = None, seat: int | None = None
-            ) -> Response:
+            fingerprint: str, moves: list[dict] | None = None, seat: int | None = None,
+            held: set[int] | None = None) -> Response:
     """The table's state as the answer, committed with the change since version ``before``
     and kept under ``key`` for a repeated request, before it is sent."""
-    response = JSONResponse(_state(table, moves, seat))
+    response = JSONResponse(_state(table, moves, seat, held))
     store.commit(table, before, key, fingerprint, bytes(response.body))
     return response
 
@@ -188,7 +205,13 @@ def _replayed(body: bytes) -> Response:
                     headers={"Idempotent-Replayed": "true"})
 
 
-def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = None) -> APIRouter:
+SEAT_SECRET = Header(None, alias="X-Seat-Secret", max_length=8 * 64,
+                    description="the secret of a seat at this table (or of its spectators), "
+                                "as created; several separated by commas")
+
+
+def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = None,
+                  open_seats: bool = True) -> APIRouter:
     """The routes on tables. Each request on a table first waits for the table's turn in the
     event loop (``Table.queued``), holding no thread, and only then takes a thread for its
     work: 45 requests queued on one table hold one thread, not the pool, so other tables'
@@ -200,31 +223,64 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         async with table.queued():
             return await run_in_threadpool(_locked, store, table, work)
 
+    def seats_held(table: TableBase, secret: str | None, seat_needed: bool = False
+                   ) -> set[int] | None:
+        """None when seats are open to every client (``open_seats``); else the seats whose
+        secrets the request carries (a spectator's: ``SPECTATOR``), at least one, and with
+        ``seat_needed`` at least one seat's: ``SeatSecretRequired`` (403) otherwise."""
+        if open_seats:
+            return None
+        held = table.holders(secret)
+        if not held or (seat_needed and held <= {SPECTATOR}):
+            raise SeatSecretRequired(
+                "this table's seats are its players': send a seat's secret (given when the "
+                "table was made) in the X-Seat-Secret header"
+                + (", a seat's, not a spectator's" if held else ""), field="X-Seat-Secret")
+        return held
+
     @router.post("", status_code=201, response_model=AnyState)
     def create_table(body: CreateTable) -> Response:
         """Seat players at a new table (or a loaded game) and return its state. ``game``:
         "byapar" (the default) or "businessman"."""
         table = _new_table(body, roster, store)
+        secrets_given = table.issue_secrets()
         store.add(table)
         with table.locked():
-            return JSONResponse(_state(table), status_code=201)
+            state = _state(table, held=None if open_seats else {
+                int(s) for s in secrets_given["seats"]})
+            return JSONResponse({**state, "secrets": secrets_given}, status_code=201)
 
     @router.get("/{table_id}", response_model=AnyState)
-    async def read_table(table_id: str, seat: int | None = Viewer) -> Response:
+    async def read_table(table_id: str, seat: int | None = Viewer,
+                         secret: str | None = SEAT_SECRET) -> Response:
         """The table's state: the saved game, the legal actions with ids and names, and more.
         A Businessman table's state is shown to one person seat (``seat``): its own Exchange
-        hand, never another's, and no saved game."""
-        return await on_table(table_id, lambda table: JSONResponse(_state(table, None, seat)))
+        hand, never another's, and no saved game. Unless the server opens its seats to every
+        client, a seat's or a spectator's secret is needed, and a seat is shown only with its
+        own."""
+
+        def work(table: TableBase) -> Response:
+            held = seats_held(table, secret)
+            return JSONResponse(_state(table, None, seat, held))
+
+        return await on_table(table_id, work)
 
     @router.post("/{table_id}/actions", response_model=AnyState)
-    async def apply_action(table_id: str, body: ApplyAction) -> Response:
+    async def apply_action(table_id: str, body: ApplyAction,
+                           secret: str | None = SEAT_SECRET) -> Response:
         """A person's action, by id, by name or in engine form (trade offers: engine form;
         Businessman: by id or name only). With ``version`` it is applied only in that version
         of the table (409 otherwise); with ``idempotency_key`` a repeat gets the first answer
         and is not applied again."""
-        fingerprint = _fingerprint("action", body)
-
         def work(table: TableBase) -> Response:
+            held = seats_held(table, secret, seat_needed=True)
+            deciding = table.game.current_player
+            if (held is not None and deciding not in held and not table.game.is_over
+                    and table.players[deciding] is None):
+                raise SeatSecretRequired(f"seat {deciding} decides now: its secret is needed",
+                                         field="X-Seat-Secret")
+            # a keyed answer is given again only to the seats that first asked
+            fingerprint = _fingerprint("action", body, held)
             earlier = store.replay(table, body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
@@ -233,7 +289,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             if isinstance(table, bm.BusinessmanTable):
                 bm.apply_request(table, body.model_dump())
                 return _answer(store, table, before, body.idempotency_key, fingerprint,
-                               seat=body.seat)
+                               seat=body.seat if held is None else deciding, held=held)
             assert isinstance(table, Table)
             game = table.game
             if game.is_over:
@@ -255,14 +311,16 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         return await on_table(table_id, work)
 
     @router.post("/{table_id}/advance", response_model=AnyState)
-    async def advance(table_id: str, body: Advance | None = None) -> Response:
+    async def advance(table_id: str, body: Advance | None = None,
+                      seat: int | None = Viewer, secret: str | None = SEAT_SECRET) -> Response:
         """Let computer seats decide, up to ``max_decisions``, until a person must decide or
         the game ends; ``moves`` lists what they did. ``version`` and ``idempotency_key`` as
         for actions."""
         body = body if body is not None else Advance()
-        fingerprint = _fingerprint("advance", body)
 
         def work(table: TableBase) -> Response:
+            held = seats_held(table, secret)
+            fingerprint = _fingerprint("advance", body, held)
             earlier = store.replay(table, body.idempotency_key, fingerprint)
             if earlier is not None:
                 return _replayed(earlier)
@@ -273,25 +331,28 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             except BaseException:
                 store.commit(table, before)  # moves made before a failure stand
                 raise
-            return _answer(store, table, before, body.idempotency_key, fingerprint, moves)
+            return _answer(store, table, before, body.idempotency_key, fingerprint, moves,
+                           seat, held)
 
         return await on_table(table_id, work)
 
     @router.post("/{table_id}/mute", response_model=TableState)
-    async def mute(table_id: str, body: Mute) -> Response:
+    async def mute(table_id: str, body: Mute, secret: str | None = SEAT_SECRET) -> Response:
         """Stop (``"muted": true``) or allow again trade offers from computer seat ``seat`` to
         person seat ``person`` (every person seat when left out)."""
 
         def work(table: TableBase) -> Response:
             if not isinstance(table, Table):
                 raise Conflict("mute is for Byapar tables", field="table_id")
+            held = seats_held(table, secret, seat_needed=True)
             table.check_version(body.version)
             n = len(table.seats)
             if body.seat >= n or table.players[body.seat] is None:
                 computers = [s for s in range(n) if table.players[s] is not None]
                 raise InvalidInput(f"seat must be a computer seat of this table: {computers}",
                                    field="seat", allowed=computers)
-            people = [s for s in range(n) if table.players[s] is None]
+            people = [s for s in range(n) if table.players[s] is None
+                      and (held is None or s in held)]  # a seat mutes only for itself
             if body.person is not None and body.person not in people:
                 raise InvalidInput(f"person must be a person seat of this table: {people}",
                                    field="person", allowed=people)
@@ -311,11 +372,18 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         return await on_table(table_id, work)
 
     @router.get("/{table_id}/save")
-    async def save_table(table_id: str) -> Response:
+    async def save_table(table_id: str, secret: str | None = SEAT_SECRET) -> Response:
         """The table as a file to keep: seats and the engine's saved game. POST it back to
-        /v1/tables as ``{"save": ...}``."""
+        /v1/tables as ``{"save": ...}``. Unless seats are open, a seat's secret is needed, and
+        a game with hidden hands is saved only once it is over (the save holds every hand)."""
 
         def work(table: TableBase) -> Response:
+            held = seats_held(table, secret, seat_needed=True)
+            if (held is not None and not table.game.is_over
+                    and find_game(table.game_name).hidden_information):
+                raise SeatSecretRequired(
+                    f"a {find_game(table.game_name).title} save holds every seat's hand: it is "
+                    "given once the game is over", field="table_id")
             if isinstance(table, bm.BusinessmanTable):
                 data = bm.table_save(table)
             else:
@@ -327,7 +395,10 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         return await on_table(table_id, work)
 
     @router.delete("/{table_id}", status_code=204)
-    def delete_table(table_id: str) -> Response:
+    def delete_table(table_id: str, secret: str | None = SEAT_SECRET) -> Response:
+        table = store.get(table_id)
+        with table.locked():
+            seats_held(table, secret, seat_needed=True)
         store.remove(table_id)
         return Response(status_code=204)
 

@@ -91,7 +91,7 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
                store: TableStore | None = None, max_body_bytes: int = MAX_BODY_BYTES,
                cors_origins: Sequence[str] = (), slow: SlowPool | None = None,
                allowed_hosts: Sequence[str] | None = None, token: str | None = None,
-               **body_limits: float) -> FastAPI:
+               open_seats: bool = True, **body_limits: float) -> FastAPI:
     """The application. ``roster``: the players offered (levels and panel by default);
     ``pace_ms``: the page's default pause between computer moves; ``store``: the tables (and
     their limits); ``cors_origins``: web origins whose pages may call the API from a browser
@@ -99,7 +99,10 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     analyses (by default one thread; ``byapar serve`` starts worker processes);
     ``allowed_hosts``: the Host names served (None: any; ``byapar serve`` passes loopback
     names by default); ``token``: the access token every request must carry (none by
-    default); ``body_limits``: ``BodyLimit``'s other bounds."""
+    default); ``open_seats``: every client may act and look as any person seat (True: a
+    single screen, the default here; ``byapar serve`` passes False unless ``--open-seats``, so
+    that each seat is played and seen only with its secret); ``body_limits``: ``BodyLimit``'s
+    other bounds."""
     roster = roster or Roster()
     store = store if store is not None else TableStore()
     slow = slow if slow is not None else SlowPool(workers=0)
@@ -137,7 +140,7 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, token=token)
     app.include_router(info_router(roster, pace_ms, store, slow, max_body_bytes, body_limits))
     app.include_router(decide_router(roster, slow))
-    app.include_router(tables_router(roster, store, slow))
+    app.include_router(tables_router(roster, store, slow, open_seats))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

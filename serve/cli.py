@@ -3,7 +3,7 @@
     byapar serve [--host 127.0.0.1] [--port 8000] [--pace-ms 400] [--player FOLDER ...]
                  [--max-tables 64] [--advance-budget-s 2] [--cors-origin ORIGIN ...]
                  [--slow-workers 2] [--allow-host NAME ...] [--token TOKEN | --no-token]
-                 [--database byapar-tables.sqlite3 | --no-database]
+                 [--open-seats] [--database byapar-tables.sqlite3 | --no-database]
                  [--expire-finished-s 604800] [--keep-answers-s 86400] [--log-level warning]
 
 Then open http://127.0.0.1:8000/ in a browser. ``--player`` offers a checkpoint folder (or a
@@ -182,6 +182,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     token.add_argument("--no-token", action="store_true",
                        help="serve a --host other machines can reach without a token (only "
                             "behind something that checks who calls)")
+    ap.add_argument("--open-seats", action="store_true",
+                    help="let every client act and look as any person seat, as on one shared "
+                         "screen; by default a seat is played and seen only with its secret, "
+                         "given when its table is made")
     store = ap.add_mutually_exclusive_group()
     store.add_argument("--database", default=DEFAULT_DATABASE, metavar="FILE",
                        help="the SQLite file the tables live in, so that a restart loses no "
@@ -267,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     slow = SlowPool(workers=args.slow_workers, max_queued=MAX_SLOW_QUEUED)
     app = create_app(roster, pace_ms=args.pace_ms, store=store, cors_origins=args.cors_origin,
-                     slow=slow, allowed_hosts=allowed_hosts(args), token=args.token)
+                     slow=slow, allowed_hosts=allowed_hosts(args), token=args.token,
+                     open_seats=args.open_seats)
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:

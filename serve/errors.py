@@ -55,6 +55,14 @@ class UnknownPlayer(InvalidInput):
     code = "unknown_player"
 
 
+class SeatSecretRequired(ApiError):
+    """The request carries no secret of this table's seats (or of its spectators), or not the
+    one the request needs: the deciding seat's for an action."""
+
+    status = 403
+    code = "seat_secret_required"
+
+
 class NotFound(ApiError):
     status = 404
     code = "not_found"

@@ -18,6 +18,7 @@ places it touches stand as they did (their owners, buildings and mortgages:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import secrets
 import threading
@@ -67,6 +68,15 @@ def player_memory(player: object) -> dict:
             if k not in KEEP_IN_WORKER and not isinstance(v, _SHARED_TYPES)}
 
 
+SPECTATOR = -1  # the seat a spectator's secret names
+SECRET_BYTES = 18  # a secret's random bytes (24 characters of base64)
+MAX_SECRETS = 8  # secrets one request may carry (six seats and a spectator's, and spare)
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
 def unwanted(offer: Action) -> bool:
     """Whether the offer asks its target for something (a place or money) and gives nothing
     back: no person can want it."""
@@ -94,10 +104,32 @@ class TableBase:
         self._waiting = 0  # requests queued for this table (read and changed in the loop)
         self.last_used = time.monotonic()
         self.version = 0  # changes made since the table was made (actions applied, mutes)
+        # sha256 of each seat's secret -> the seat (-1: a spectator's); see issue_secrets
+        self.secret_hashes: dict[str, int] = {}
         # Idempotency key -> (the request's fingerprint, the answer's bytes); oldest first.
         self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
         self._reply_bytes = 0
         self.players: list = []
+
+    # ------------------------------------------------------------------ seats' secrets
+    def issue_secrets(self) -> dict:
+        """New secrets: one for each person seat and one for spectators, handed out once (the
+        table keeps only their hashes). A request names its seats by them."""
+        seats = {str(s): secrets.token_urlsafe(SECRET_BYTES)
+                 for s, p in enumerate(self.players) if p is None}
+        spectator = secrets.token_urlsafe(SECRET_BYTES)
+        self.secret_hashes = {_digest(v): int(s) for s, v in seats.items()}
+        self.secret_hashes[_digest(spectator)] = SPECTATOR
+        return {"seats": seats, "spectator": spectator}
+
+    def holders(self, header: str | None) -> set[int]:
+        """The seats (``SPECTATOR`` for a spectator) whose secrets ``header`` carries: one
+        secret, or several separated by commas (a page that seats several people)."""
+        if not header:
+            return set()
+        held = (self.secret_hashes.get(_digest(part.strip()))
+                for part in header.split(",")[:MAX_SECRETS])
+        return {seat for seat in held if seat is not None}
 
     # ------------------------------------------------------------------ snapshots
     def __getstate__(self) -> dict:

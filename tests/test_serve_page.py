@@ -114,8 +114,8 @@ def test_the_apis_answers_become_these_sentences() -> None:
         f"Bids go from Rs {b['min']:,} to Rs {b['max']:,}, in steps of Rs 100.",
         "The table moved on before your move arrived. This is where it stands now: choose "
         "again.",
-        "This table is gone: the server keeps tables in memory, and a restart or a long pause "
-        "loses them. Start a new table.",
+        "This table is gone: a finished game is kept for a week, and a full server makes room "
+        "by letting long-idle tables go. Start a new table.",
         "This game is over. Start a new table to play again.",
         "The server did not answer. Check that byapar serve is still running, then try again.",
     ]

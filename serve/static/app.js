@@ -43,12 +43,27 @@ function button(label, onClick, cls) {
   return b;
 }
 
+// Each table's seat secrets, as the server gave them when the page made the table: sent with
+// every request on that table (a server without --open-seats shows and plays a seat only for
+// its secret). Kept in localStorage, so that a reload of #t=ID still holds them.
+function rememberSecrets(id, given) {
+  const all = [...Object.values(given.seats || {}), given.spectator].filter(Boolean);
+  try { localStorage.setItem(`byapar-seats-${id}`, all.join(",")); } catch (e) { /* private mode */ }
+}
+
+function seatSecrets(id) {
+  try { return localStorage.getItem(`byapar-seats-${id}`); } catch (e) { return null; }
+}
+
 async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
+  const table = path.match(/^\/v1\/tables\/([0-9a-f]{1,64})/);
+  const held = table && seatSecrets(table[1]);
+  if (held) opts.headers["X-Seat-Secret"] = held;
   let res;
   try {
     res = await fetch(path, opts);
@@ -66,6 +81,9 @@ async function api(method, path, body) {
     err.code = (data && data.error) || "http_error";
     err.field = data && data.field;
     throw err;
+  }
+  if (method === "POST" && path === "/v1/tables" && data && data.id && data.secrets) {
+    rememberSecrets(data.id, data.secrets);
   }
   return data;
 }
@@ -1178,7 +1196,7 @@ async function openFromHash() {
     openAny(await api("GET", `/v1/tables/${m[1]}`));
     return true;
   } catch (err) {
-    showError("That table is gone (the server keeps tables in memory): start a new one.");
+    showError("That table cannot be opened here (it is gone, or this browser holds none of its seats): start a new one.");
     return false;
   }
 }
