@@ -69,6 +69,13 @@ def server(pace_ms: int = 0, *extra: str) -> Iterator[str]:
                 proc.wait()
 
 
+def seat_link(base_url: str, table: dict) -> str:
+    """The page's link to a table made through the API, holding every person seat's secret
+    (``byapar serve`` plays a seat only for its secret)."""
+    held = ",".join(table["secrets"]["seats"].values())
+    return f"{base_url}/#t={table['id']}&s={held}"
+
+
 def _wait_until_up(url: str, proc: subprocess.Popen, log) -> None:
     # No proxy: a proxy set in the environment must not see (or break) loopback traffic.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -309,7 +316,7 @@ def test_the_log_in_the_tables_names(base_url: str, page) -> None:
     """The engine's log lines, as the page shows them: You (with the verb to match) and the
     seats' names, never "seat N"."""
     table = post(base_url + "/v1/tables", {"seats": ["person", "easy", "hard"], "seed": 1})
-    page.goto(f"{base_url}/#t={table['id']}")
+    page.goto(seat_link(base_url, table))
     page.wait_for_selector("#table:not([hidden])")
     lines = {
         "Round 1: seat 0 to play (3 players)": "Round 1: You to play (3 players)",
@@ -354,7 +361,7 @@ def play_a_table(page, base_url: str, seats: list[str],
     """A person's game against two computers: place cards, a trade, an auction with its
     confirmation, the recap of the computers' moves, and the game to its end."""
     table = _table_with_places(base_url, seats)
-    page.goto(f"{base_url}/#t={table['id']}")
+    page.goto(seat_link(base_url, table))
     page.wait_for_selector("#controls button[data-kind=roll]")
     fits(page)
     players = page.text_content("#players")
@@ -460,7 +467,7 @@ def test_trade_and_bid_controls(base_url: str, page, shots: tuple[Path, str] | N
     game.owner[1], game.owner[3] = 0, 1
     table = post(base_url + "/v1/tables", {"game": json.loads(game.to_json()),
                                            "seats": ["person", "person"]})
-    page.goto(f"{base_url}/#t={table['id']}")
+    page.goto(seat_link(base_url, table))
     page.click("#trade-open")
     page.click("#trade-send")  # nothing chosen: the reason shows in the dialog
     page.wait_for_function("document.getElementById('trade-error').textContent !== ''")
@@ -498,7 +505,7 @@ def test_trade_and_bid_controls(base_url: str, page, shots: tuple[Path, str] | N
         rng_seed += 1
     table = post(base_url + "/v1/tables", {"game": json.loads(game.to_json()),
                                            "seats": ["person", "person"]})
-    page.goto(f"{base_url}/#t={table['id']}")
+    page.goto(seat_link(base_url, table))
     page.wait_for_selector("#bid-amount")
     fits(page)
     amount = game.auction.high + 300

@@ -91,7 +91,7 @@ def test_a_keyed_action_is_never_applied_twice_across_restarts_and_many_keys(tmp
         state = r.json()
     version = state["version"]
     restarted = app_on(db)
-    for key, (body, content) in reversed(answers.items()):  # every retry, oldest last
+    for _key, (body, content) in reversed(answers.items()):  # every retry, oldest last
         again = restarted.post(f"{url}/actions", json=body)
         assert again.status_code == 200 and again.content == content
         assert again.headers["Idempotent-Replayed"] == "true"

@@ -1190,8 +1190,15 @@ async function init() {
 
 async function openFromHash() {
   // #t=ID opens that table: a reload, a bookmark, or a link to a table made through the API.
-  const m = location.hash.match(/^#t=([0-9a-f]{1,64})$/);
-  if (!m || m[1] === S.tableId) return false;
+  // #t=ID&s=SECRET is a seat's link (a game site hands each person theirs): the page keeps
+  // the secret for the table, then shows the address without it.
+  const m = location.hash.match(/^#t=([0-9a-f]{1,64})(?:&s=([A-Za-z0-9_,-]{1,600}))?$/);
+  if (!m) return false;
+  if (m[2]) {
+    try { localStorage.setItem(`byapar-seats-${m[1]}`, m[2]); } catch (e) { /* private mode */ }
+    history.replaceState(null, "", `#t=${m[1]}`);
+  }
+  if (m[1] === S.tableId) return false;
   try {
     openAny(await api("GET", `/v1/tables/${m[1]}`));
     return true;
