@@ -54,3 +54,23 @@ def test_any_field_of_the_sum_out_of_line_is_refused(field: str, change: int) ->
         data[field] += change
     with pytest.raises(UnbalancedMoneyError):
         game_from_json(json.dumps(data))
+
+
+def test_every_loader_refuses_it_the_game_and_the_environment_too() -> None:
+    import json
+
+    from byapar_env import byapar_v0
+
+    data = game_to_dict(played(2, players=3))
+    data["cash"][0] += 10**12
+    text = json.dumps(data)
+    with pytest.raises(UnbalancedMoneyError):
+        Game.from_json(text)
+    env = byapar_v0.raw_env(num_players=3)
+    env.reset(seed=1)
+    before = env.save_state()
+    state = json.loads(before)
+    state["engine"] = text
+    with pytest.raises(ValueError, match="UnbalancedMoneyError"):
+        env.load_state(json.dumps(state))
+    assert env.save_state() == before  # nothing changed

@@ -392,8 +392,15 @@ class TableGame:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Any:
-        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one."""
-        return cls.SAVE.load_json(text, cls.__new__(cls))
+        """A game from ``to_json`` text; GameStateError for a corrupt or mismatched one, or one
+        the game's own ``check_loaded`` refuses (every loader of a game goes through it)."""
+        game = cls.SAVE.load_json(text, cls.__new__(cls))
+        game.check_loaded()
+        return game
+
+    def check_loaded(self) -> None:
+        """What a game checks of a loaded save beyond its schema (a ``GameStateError`` if it
+        cannot stand): nothing here; Byapar checks that its money adds up."""
 
     def clone(self) -> Any:
         """An independent copy, cheap enough for search. It copies the mutable fields that the

@@ -8,7 +8,7 @@ generator, and tests force them with ``force_dice`` and ``stack_deck``.
 
 from __future__ import annotations
 
-from ..core.errors import IllegalActionError, show
+from ..core.errors import IllegalActionError, UnbalancedMoneyError, show
 from ..core.members import member_lookup
 from ..core.table import TableGame
 from . import actions as A
@@ -160,6 +160,21 @@ class Game(TableGame):
     # ------------------------------------------------------------------ queries
     def places_of(self, seat: int) -> list[int]:
         return [sq for sq in B.PLACES if self.owner[sq] == seat]
+
+    def check_loaded(self) -> None:
+        """``UnbalancedMoneyError`` (a ``GameStateError``) unless the seats' cash is what play
+        can make of it: every seat's starting cash, plus what the bank paid out (salary, cards,
+        mortgages, sales), less what it received (prices, rents to the bank, taxes, bids).
+        Trades and rents move money between seats and change neither side. Every loader of a
+        saved game checks it (``from_json``, ``serialize``, the environment's ``load_state``)."""
+        expected = self.num_players * self.rules.starting_cash + self.bank_paid - self.bank_received
+        held = sum(self.cash)
+        if held != expected:
+            raise UnbalancedMoneyError(
+                f"saved game's money does not add up: the seats hold Rs {held:,}, but "
+                f"{self.num_players} x Rs {self.rules.starting_cash:,} to start, plus Rs "
+                f"{self.bank_paid:,} the bank paid out, less Rs {self.bank_received:,} it "
+                f"received, is Rs {expected:,}")
 
     def net_worth(self, seat: int) -> int:
         """Cash + places at price (half if mortgaged) + buildings at cost; 0 once bankrupt."""

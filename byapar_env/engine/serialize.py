@@ -7,9 +7,8 @@ them there. This module is the saved-game interface for callers outside the engi
 
 from __future__ import annotations
 
-from ..core.errors import UnbalancedMoneyError
 from .game import Game
-from .state import FORMAT, VERSION, load_dict, load_json, save_dict, save_json
+from .state import FORMAT, VERSION, load_dict, save_dict, save_json
 
 __all__ = ["FORMAT", "VERSION", "check_money", "game_from_dict", "game_from_json",
            "game_to_dict", "game_to_json"]
@@ -38,17 +37,8 @@ def game_to_json(game: Game) -> str:
 
 def check_money(game: Game) -> None:
     """``UnbalancedMoneyError`` (a ``GameStateError``) unless the seats' cash is what play can
-    make of it: every seat's starting cash, plus what the bank paid out (salary, cards,
-    mortgages, sales), less what it received (prices, rents to the bank, taxes, bids). Trades
-    and rents move money between seats and change neither side."""
-    expected = game.num_players * game.rules.starting_cash + game.bank_paid - game.bank_received
-    held = sum(game.cash)
-    if held != expected:
-        raise UnbalancedMoneyError(
-            f"saved game's money does not add up: the seats hold Rs {held:,}, but "
-            f"{game.num_players} x Rs {game.rules.starting_cash:,} to start, plus Rs "
-            f"{game.bank_paid:,} the bank paid out, less Rs {game.bank_received:,} it received, "
-            f"is Rs {expected:,}")
+    make of it (``Game.check_loaded``)."""
+    game.check_loaded()
 
 
 def game_from_dict(data: dict) -> Game:
@@ -62,6 +52,4 @@ def game_from_dict(data: dict) -> Game:
 
 def game_from_json(text: str | bytes) -> Game:
     """As ``game_from_dict``, from ``game_to_json`` text."""
-    game = load_json(text, Game.__new__(Game))
-    check_money(game)
-    return game
+    return Game.from_json(text)
