@@ -29,6 +29,8 @@ import re
 import socket
 import sys
 
+from byapar_env.cli_args import ArgumentParser
+
 from .guard import LOOPBACK_HOSTS, is_loopback
 from .limits import (
     ADVANCE_BUDGET_S,
@@ -142,7 +144,9 @@ def _host_name(text: str) -> str:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(
+    # A bad flag in one line, naming --help (not argparse's usage block); exit status 2.
+    ap = ArgumentParser(
+        formatter_class=argparse.HelpFormatter,
         prog="byapar serve",
         description="The web table (play Byapar or Businessman in a browser against computer "
                     "players) and the versioned JSON API (/v1) with the decision call for game "

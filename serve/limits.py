@@ -6,6 +6,8 @@ grow has a ceiling here; the values are generous for play and small for a server
 
 from __future__ import annotations
 
+import os
+
 API_VERSION = 1
 MAX_TABLES = 64  # live tables; at the limit the oldest idle one goes, or the request gets 429
 IDLE_EVICT_S = 600.0  # a table unused this long may be evicted to make room for a new one
@@ -25,7 +27,9 @@ MAX_IDEMPOTENCY_KEY_CHARS = 128
 LOCK_WAIT_S = 10.0  # how long a request waits for its table's lock before 503
 MAX_TABLE_QUEUE = 64  # requests waiting for one table; more get 503 at once
 # Slow calls (the expert, analyses) run in a pool of worker processes (serve/slow.py).
-SLOW_WORKERS = 4  # processes: four clients of the expert at once are served without waiting
+# processes: as many clients of the expert at once are served without waiting; no more than the
+# machine's cores (a search is all computation), and at most four
+SLOW_WORKERS = max(1, min(4, os.cpu_count() or 1))
 MAX_SLOW_QUEUED = 8  # slow calls waiting for a worker; more get 503 at once
 MAX_PACE_MS = 10_000
 DEFAULT_PACE_MS = 400

@@ -108,3 +108,17 @@ def test_port_0_prints_the_port_bound_and_a_taken_port_is_refused() -> None:
         proc.terminate()
         proc.wait(30)
         proc.stderr.close()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--port", "x"], "byapar serve: argument --port: --port must be from 0 to 65535, got 'x' "
+                      "(see byapar serve --help)"),
+    (["--bogus"], "byapar serve: unrecognized arguments: --bogus (see byapar serve --help)"),
+    (["--expire-finished-s", "nan"], "byapar serve: argument --expire-finished-s: seconds must "
+                                     "be from 1 to 31,536,000 (a year), got 'nan' (see byapar "
+                                     "serve --help)"),
+])
+def test_a_bad_flag_is_one_line(argv, says) -> None:
+    out = subprocess.run([sys.executable, "-m", "byapar_serve.cli", *argv], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr == says + "\n" and out.stdout == ""
