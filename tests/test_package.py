@@ -81,12 +81,21 @@ def test_the_wheel_holds_only_this_projects_names_and_the_checkpoints(wheel) -> 
 
 def test_the_installed_wheel_runs_the_arena_from_another_folder(wheel, tmp_path) -> None:
     venv = tmp_path / "venv"
-    # --without-pip: the system's pip (visible through --system-site-packages) installs into
-    # the venv, and creating one is quicker without a copy of its own.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
-                    str(venv)], check=True, timeout=120)
+    # The dependencies are this interpreter's, whatever it is (a venv, a container's Python, the
+    # system's): a .pth file in the new venv lists this interpreter's site folders. (A venv
+    # made with --system-site-packages from inside a venv would see the base interpreter's
+    # packages instead.) --without-pip: this interpreter's pip, seen the same way, installs the
+    # wheel into the venv. Folders listed by a .pth file run no .pth files of their own, so a
+    # checkout installed here in editable mode stays out.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=120)
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / "python"
+    own_site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                              capture_output=True, text=True, check=True, timeout=60).stdout
+    ours = [p for p in sys.path
+            if os.path.isdir(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
+    (Path(own_site.strip()) / "outer.pth").write_text("\n".join(ours) + "\n")
     done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-index",
                            "--no-deps", "--ignore-installed", str(wheel)],
                           capture_output=True, text=True, timeout=300)
