@@ -109,7 +109,7 @@ def arena_parser() -> ArgumentParser:
                     help=f"the run's seed (each game's comes from it and the game's number), "
                          f"from 0 to {MAX_SEED:,}")
     add_backend_flags(ap, default_workers(), max_workers())
-    add_table_flags(ap)
+    add_table_flags(ap, any_game=True)
     ap.add_argument("--json", metavar="PATH", default=None,
                     help="write every figure as JSON to PATH (default: not written)")
     ap.add_argument("--plot", metavar="PATH", default=None,
@@ -121,8 +121,6 @@ def arena_parser() -> ArgumentParser:
                          "random, easy, medium, hard and expert players, plays 20 rounds "
                          "unless --rounds says otherwise and has no --starting-cash or "
                          "--no-auctions")
-    # No --rounds: the game's own round limit (byapar 40, businessman 20; arena_main).
-    ap.set_defaults(rounds=None)
     return ap
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from .engine.board import RULES_FIGURES
+from .games import GAMES
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -42,17 +43,26 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def add_table_flags(ap: argparse.ArgumentParser, players: bool = False) -> None:
+def add_table_flags(ap: argparse.ArgumentParser, players: bool = False,
+                    any_game: bool = False) -> None:
     """The table options (``engine.rules.Rules``) as flags, with ``RULES_FIGURES``'s defaults:
     ``--rounds`` or ``--until-one-left``, ``--starting-cash``, ``--no-auctions``, and with
-    ``players`` a ``--players`` count. The values are checked where the ``Rules`` are made."""
+    ``players`` a ``--players`` count. The values are checked where the ``Rules`` are made.
+    With ``any_game`` (a command with ``--game``), ``--rounds`` defaults to None: each game's
+    own round limit (``byapar_env.games``)."""
     f = RULES_FIGURES
     if players:
         ap.add_argument("--players", type=int, default=f.default_num_players,
                         help=f"players at the table, from {f.min_players} to {f.max_players}")
     length = ap.add_mutually_exclusive_group()
-    length.add_argument("--rounds", type=int, default=f.default_rounds,
-                        help="rounds a game lasts (the richest player wins after the last)")
+    if any_game:
+        own = ", ".join(f"{g.default_rounds} for {g.name}" for g in GAMES.values())
+        length.add_argument("--rounds", type=int, default=None,
+                            help=f"rounds a game lasts (the richest player wins after the last; "
+                                 f"default: the game's own, {own})")
+    else:
+        length.add_argument("--rounds", type=int, default=f.default_rounds,
+                            help="rounds a game lasts (the richest player wins after the last)")
     length.add_argument("--until-one-left", action="store_true",
                         help=f"play until one player is left (the richest wins after "
                              f"{f.until_one_left_round_cap} rounds)")

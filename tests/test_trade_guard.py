@@ -139,7 +139,7 @@ def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
                                                       Candidate(reject.action, 0.4, "prior")],
                                                      0))
     monkeypatch.setattr(expert_module, "pick", lambda scores, policy_index, *a, **k: 0)
-    monkeypatch.setattr(expert_module, "shipped_value", cash_value)
+    monkeypatch.setattr(expert_module, "value_at", lambda folder: cash_value())
     expert = ExpertPlayer(seed=0, sims=4, value="share")
     game = _position()
     game.apply(A.offer_trade(2, (JUMLA,), (), -8000))  # seat 2 pays 8,000 for Jumla
