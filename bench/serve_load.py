@@ -41,9 +41,11 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 
@@ -63,9 +65,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+_DATABASE = tempfile.TemporaryDirectory(prefix="serve-load-")
+
+
 def start_server(port: int) -> subprocess.Popen:
+    # The tables in an SQLite file of its own (every change written before it is answered, as
+    # byapar serve runs by default); seats open, as the load's clients name none of them.
+    database = Path(_DATABASE.name) / f"tables-{port}.sqlite3"
     proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
-                             "--port", str(port), "--pace-ms", "0"],
+                             "--port", str(port), "--pace-ms", "0", "--open-seats",
+                             "--database", str(database)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while True:
