@@ -22,7 +22,7 @@ const MESSAGES = /* BEGIN MESSAGES */ {
   "bad_saved_game": "That file is not a saved game of Byapar or Businessman, or it is damaged.",
   "unknown_player": "One of the chosen players is not offered by this server. Choose another.",
   "not_found": "This table is gone: a finished game is kept for a week, and a full server makes room by letting long-idle tables go. Start a new table.",
-  "seat_secret_required": "This browser does not hold a seat at that table. Open it from the browser that made it, or start a new table.",
+  "seat_secret_required": "This browser holds no place at that table. Open it from the browser that made it, or from your own link to it, or start a new table.",
   "method_not_allowed": "The page sent something the server did not understand. Reload the page and try again.",
   "http_error": "Something went wrong. Try again.",
   "conflict": "It is not your turn just now.",
