@@ -29,7 +29,8 @@ __all__ = [
 # What `byapar train`, `exploit` and `export` need beyond the base install, and how to get it:
 # PyTorch first, pinned, so that Stable-Baselines3 does not pull another (much larger) build.
 TRAIN_PACKAGES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "threadpoolctl")
-TRAIN_INSTALL = "pip install torch==2.13.0, then pip install -e '.[train]'"
+TRAIN_INSTALL = ("pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu "
+                 "(the CPU build), then pip install -e '.[train]'")
 
 
 class UsageError(ByaparError, ValueError):
