@@ -13,6 +13,7 @@ from byapar_env.games import find_game
 from byapar_env.players import Player, PolicyPlayer, RandomPlayer
 
 from .base import EnginePlayer
+from .callables import is_callable_name, load_callable
 from .easy import EasyPlayer
 from .errors import UnknownAgentError
 from .expert import (
@@ -129,11 +130,12 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
     if Path(name).is_dir():
         return LearnedPlayer(name)
+    if is_callable_name(name):  # module:callable, (observation, mask) -> action id
+        return PolicyPlayer(load_callable(name), name=name)
     raise UnknownAgentError(
         f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
         "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
-        "[-find|-nofind][@SIMS][+value=FOLDER] "
-        "or a checkpoint folder")
+        "[-find|-nofind][@SIMS][+value=FOLDER], a checkpoint folder or module:callable")
 
 
 _SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once a process

@@ -19,11 +19,12 @@ from pathlib import Path
 
 from byapar_env.businessman import Game, Rules
 
+from ..callables import is_callable_name, load_callable
 from ..errors import UnknownAgentError
 from .base import BusinessmanPlayer, play_game
 from .expert import DEFAULT_ROLLOUT, ExpertBusinessmanPlayer, ExpertOptionError
 from .hard import HardBusinessmanPlayer
-from .learned import LearnedBusinessmanPlayer
+from .learned import CallableBusinessmanPlayer, LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
@@ -83,9 +84,11 @@ def make_agent(name: str, seed: int | None = None) -> BusinessmanPlayer:
         return player
     if isinstance(name, str) and name and Path(name).is_dir():
         return LearnedBusinessmanPlayer(name)
+    if is_callable_name(name):  # module:callable, (observation, mask) -> action id
+        return CallableBusinessmanPlayer(load_callable(name), name)
     raise UnknownAgentError(f"unknown Businessman player {name!r}: expected one of "
                      f"{', '.join(AGENT_NAMES)} (expert@SIMS and other expert variants), "
-                     f"{HARD_OVER}FOLDER or a checkpoint folder")
+                     f"{HARD_OVER}FOLDER, a checkpoint folder or module:callable")
 
 
 def seat_player(name: str, seed: int) -> BusinessmanPlayer:
@@ -106,7 +109,8 @@ def play_seated(rules: Rules, seed: int, players: list) -> tuple[Game, int]:
     return game, play_game(game, players)
 
 
-__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "EasyPlayer", "ExpertBusinessmanPlayer",
+__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "CallableBusinessmanPlayer", "EasyPlayer",
+           "ExpertBusinessmanPlayer",
            "ExpertOptionError", "HardBusinessmanPlayer", "LearnedBusinessmanPlayer", "MediumPlayer",
            "RandomPlayer", "UnknownAgentError", "expert_options", "learned_player", "make_agent",
            "play_game", "play_seated", "seat_player"]

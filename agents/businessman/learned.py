@@ -58,3 +58,21 @@ class LearnedBusinessmanPlayer(BusinessmanPlayer):
         view = env.observe(env.possible_agents[seat])
         policy = self.policy_for(len(env.possible_agents))
         return policy.act(view["observation"], view["action_mask"])
+
+
+class CallableBusinessmanPlayer(BusinessmanPlayer):
+    """A player from any function of a seat's observation and action mask to an action id
+    (``module:callable``), seated at an engine table or in ``businessman_v0``."""
+
+    def __init__(self, fn, name: str = "callable") -> None:
+        self.fn = fn
+        self.name = name
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[[ACTION_ID[a] for a in legal]] = 1
+        return ALL_ACTIONS[int(self.fn(encode(game.view(seat)), mask))]
+
+    def act(self, env, seat: int) -> int:
+        view = env.observe(env.possible_agents[seat])
+        return int(self.fn(view["observation"], view["action_mask"]))
