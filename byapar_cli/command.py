@@ -267,6 +267,62 @@ def gauntlet_main(argv: list[str]) -> int:
     return 0
 
 
+def evaluate_parser() -> ArgumentParser:
+    from byapar_env.games import available_games
+    from byapar_harness.arena import MAX_GAMES, MAX_SEED, default_workers, max_workers
+    from byapar_harness.evaluate import DEFAULT_GAMES
+
+    ap = ArgumentParser(
+        prog="byapar evaluate",
+        description="Your agent against the shipped levels and players (for Byapar: the "
+                    "gauntlet's seen and unseen groups) at 2, 4 and 6 seats, seats rotated: "
+                    "win rates with 95%% intervals as multiples of chance, the worst case first.")
+    ap.add_argument("agent", help="a player name, a checkpoint folder, or module:callable (a "
+                                  "function of a seat's observation and action mask returning "
+                                  "an action id)")
+    ap.add_argument("--game", choices=available_games(), default=available_games()[0],
+                    help="the game the tables play")
+    ap.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                    help=f"games per opponent and table size, from 1 to {MAX_GAMES:,}")
+    ap.add_argument("--seed", type=int, default=0,
+                    help=f"the run's seed (each game's comes from it and the game's number), "
+                         f"from 0 to {MAX_SEED:,}")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help=f"processes, from 1 to {max_workers()} here; results do not depend on "
+                         "it")
+    ap.add_argument("--sizes", type=_sizes, default=(2, 4, 6),
+                    help="comma-separated table sizes")
+    ap.add_argument("--json", metavar="PATH", default=None,
+                    help="write every finished cell as JSON to PATH, and go on from the cells "
+                         "already there (default: not written)")
+    ap.add_argument("--plot", metavar="PATH", default=None,
+                    help="save a chart of the cells to PATH; needs matplotlib (default: none)")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    return ap
+
+
+def evaluate_main(argv: list[str]) -> int:
+    from byapar_harness.evaluate import EvaluateConfig, plot_evaluation, run_evaluation
+    from byapar_harness.gauntlet import format_gauntlet
+    from byapar_harness.gauntlet import validate as validate_gauntlet
+
+    args = evaluate_parser().parse_args(argv)
+    for flag, path in (("--json", args.json), ("--plot", args.plot)):
+        if path:
+            check_output_path(flag, path)
+    if args.plot:
+        require(["matplotlib"], "evaluate --plot", "pip install -e '.[plot]'")
+    config = EvaluateConfig(agent=args.agent, game=args.game, games=args.games, seed=args.seed,
+                            workers=args.workers, sizes=args.sizes)
+    validate_gauntlet(config.gauntlet())
+    say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    result = run_evaluation(config, args.json, say)
+    if args.plot:
+        plot_evaluation(config, result, args.plot)
+    print(format_gauntlet(config.gauntlet(), result))
+    return 0
+
+
 def train_main(argv: list[str]) -> int:
     require(TRAIN_PACKAGES, "train")
     from byapar_training.selfplay import main as selfplay_main
@@ -368,6 +424,8 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
                 distill_main),
     "gauntlet": ("one player against every panel member and level, at 2, 4 and 6 seats",
                  gauntlet_main),
+    "evaluate": ("your agent (a name, a folder, module:callable) against the shipped players, "
+                 "seen and unseen", evaluate_main),
     "train-answers": ("teach a policy's trade answers the value network's check",
                       train_answers_main),
     "exploit": ("how far a player can be exploited: a learner (ppo) or listed offers",
@@ -380,7 +438,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
 
 # The commands whose work is players' forward passes: numpy's matrix products on one thread
 # (byapar_agents.network.single_thread_blas). Training leaves torch's threads alone.
-PLAYING_COMMANDS = frozenset({"arena", "gauntlet", "serve", "analyse"})
+PLAYING_COMMANDS = frozenset({"arena", "gauntlet", "evaluate", "serve", "analyse"})
 
 # What Ctrl-C leaves behind, where that matters.
 INTERRUPTED = {
@@ -391,6 +449,7 @@ INTERRUPTED = {
     "distill": "; the run folder keeps its finished chunks of games, and the same command "
                "goes on from them",
     "gauntlet": "; with --json, the same command goes on from the finished cells",
+    "evaluate": "; with --json, the same command goes on from the finished cells",
 }
 
 

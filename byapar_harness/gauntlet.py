@@ -89,6 +89,7 @@ class GauntletConfig:
     groups: tuple[str, ...] = ()
     population: int = DEFAULT_POPULATION  # evaluation seeds in the population group
     mixed: bool = False  # a mixed table per group and size from 3 seats
+    game: str = "byapar"  # the game the tables play (byapar_env.games); groups are Byapar's
 
     def members(self, group: str) -> tuple[str, ...]:
         return tuple(o for o in group_members(group, self.population) if o != self.player)
@@ -121,7 +122,7 @@ class GauntletConfig:
         return ArenaConfig(players=(self.player,) + others, games=self.games,
                            seed=self.seed, workers=self.workers, rounds=self.rounds,
                            starting_cash=self.starting_cash, auctions=self.auctions,
-                           backend=self.backend, address=self.address)
+                           backend=self.backend, address=self.address, game=self.game)
 
 
 def validate(config: GauntletConfig) -> None:
