@@ -404,6 +404,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
+        self.require_game("observe")
         seat = self.agent_name_mapping[agent]
         return {"observation": encode(self.game.view(seat)),
                 "action_mask": self.action_mask(agent)}

@@ -363,6 +363,7 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
+        self.require_game("observe")
         seat = self.agent_name_mapping[agent]
         game = self.game
         cached = self._obs_cache.get(seat)

@@ -99,7 +99,18 @@ def wrap(raw: AECEnv) -> AECEnv:
     game with -1 for its maker; a malformed one raises, as from the raw environment."""
     e = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     e = ActionIdWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return OrderEnforcing(e)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order check; ``last()`` once every seat has left is the raw environment's
+    (the last seat's final view), not a KeyError."""
+
+    def last(self, observe: bool = True) -> tuple:
+        raw = self.unwrapped
+        if raw.agent_selection is not None and not raw.agents and getattr(raw, "game", None):
+            return raw.last(observe)
+        return super().last(observe)
 
 
 class ActionIdWrapper(wrappers.AssertOutOfBoundsWrapper):
@@ -142,6 +153,20 @@ class TableEnv(AECEnv):
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``; once the game is over and every seat has left, the last
+        seat's final view (no reward left to give, its episode ended) rather than a KeyError."""
+        agent = self.agent_selection
+        if agent is None or agent in self._cumulative_rewards:
+            return super().last(observe)
+        over = self.game is not None and self.game.is_over
+        return (self.observe(agent) if observe else None), 0.0, over, not over, {}
+
+    def require_game(self, what: str) -> None:
+        """``RuntimeError`` for ``what`` (a method) called before the first ``reset()``."""
+        if getattr(self, "game", None) is None:
+            raise RuntimeError(f"{what}() before reset(): call reset() first")
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
