@@ -24,6 +24,7 @@ from .expert import (
     ExpertPlayer,
 )
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from .ladder import LADDER, make_level
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
 from .outside import OUTSIDE_NAMES, make_outside
@@ -128,12 +129,16 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
+    if name in LADDER:  # the server's difficulty ladder, beginner to master
+        return make_level(name, seed)
     if Path(name).is_dir():
         return LearnedPlayer(name)
     if is_callable_name(name):  # module:callable, (observation, mask) -> action id
         return PolicyPlayer(load_callable(name), name=name)
     raise UnknownAgentError(
-        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, expert@SIMS, "
+        f"unknown player {name!r}: expected one of {', '.join(AGENT_NAMES)}, a ladder level "
+        f"({', '.join(LADDER)}), outside-NAME ({', '.join(OUTSIDE_NAMES)}), pop-SEED, "
+        "expert@SIMS, "
         "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
         "[-find|-nofind][@SIMS][+value=FOLDER], a checkpoint folder or module:callable")
 
@@ -142,10 +147,11 @@ _SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once
 
 
 def seat_player(name: str, seed: int) -> Player:
-    """A player for one seat of one game (the arena's): a fresh one, seeded, of a level or
-    the expert (they keep per-game state, such as the expert's decision seeds); any other kind
+    """A player for one seat of one game (the arena's): a fresh one, seeded, of a level, a
+    ladder level or the expert (they keep per-game state, such as the expert's decision seeds
+    or a lapsing level's generator); any other kind
     (a checkpoint folder, the outside panel, the population) made once a process."""
-    if name in AGENT_NAMES or is_expert_name(name):
+    if name in AGENT_NAMES or name in LADDER or is_expert_name(name):
         return make_agent(name, seed=seed)
     if name not in _SEATED:
         _SEATED[name] = make_agent(name)

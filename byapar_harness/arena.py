@@ -382,6 +382,12 @@ def format_table(summary: dict) -> str:
 
 
 def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
+    """A bar redrawn in place on a terminal; elsewhere (a log file) a line at each tenth."""
+    if not stream.isatty():
+        if done == total or done * 10 // total != (done - 1) * 10 // total:
+            stream.write(f"{done}/{total} games\n")
+            stream.flush()
+        return
     width = 30
     filled = width * done // total
     stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
