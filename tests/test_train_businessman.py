@@ -27,7 +27,8 @@ CLI = [sys.executable, "-m", "byapar_cli"]
 
 def test_the_real_script_trains_exports_and_seats_a_businessman_policy(tmp_path) -> None:
     run, out = tmp_path / "run", tmp_path / "ckpt"
-    subprocess.run(CLI + ["train", "--game", "businessman", "--trainer", "compact",
+    # no --trainer: Businessman's own (compact), the only one that plays it
+    subprocess.run(CLI + ["train", "--game", "businessman",
                           "--run-dir", str(run), "--total-steps", "512", "--n-envs", "4",
                           "--n-workers", "1", "--n-steps", "64", "--batch-size", "64",
                           "--imitation-games", "2", "--imitation-epochs", "1",
@@ -56,6 +57,14 @@ def test_the_real_script_trains_exports_and_seats_a_businessman_policy(tmp_path)
                                   f"{out / 'bm'},medium", "--games", "2", "--workers", "1"],
                            check=True, capture_output=True, text=True, timeout=300)
     assert "medium" in arena.stdout
+    # the freshly trained checkpoint evaluated as a researcher would report it
+    report = subprocess.run(CLI + ["evaluate", str(out / "bm"), "--game", "businessman",
+                                   "--games", "1", "--sizes", "2", "--workers", "1",
+                                   "--json", str(tmp_path / "e.json")],
+                            check=True, capture_output=True, text=True, timeout=300)
+    assert "worst case at 2 seats" in report.stdout
+    assert set(json.loads((tmp_path / "e.json").read_text())["cells"]) == {
+        "random@2", "easy@2", "medium@2", "hard@2"}
 
 
 def test_the_learned_player_never_reads_another_seats_hand(tmp_path) -> None:

@@ -26,12 +26,14 @@ The job, one file each, read in this order:
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
 from .checks import check_config, fit_to_budget
 from .common import quiet_worker_processes
 from .config import Config, parse_command
+from .games import GAME_NAMES, trained_game
 from .ppo import train as train_compact
 from .run_folder import read_state
 from .sb3_trainer import train_sb3
@@ -51,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     """``byapar train``: check every setting before anything starts, fit a small run to its
     budget, train, and say in one line what was done."""
     config, given = parse_command(argv)
+    if "trainer" not in given and config.game in GAME_NAMES:
+        # no --trainer: the game's own if the default does not play it (Businessman: compact)
+        trainers = trained_game(config.game).trainers
+        if config.trainer not in trainers:
+            config = dataclasses.replace(config, trainer=trainers[0])
     check_config(config)
     config, notes = fit_to_budget(config, given)
     for note in notes:
