@@ -46,3 +46,16 @@ def assert_illegal(game: Game, action: actions.Action) -> None:
     with pytest.raises(IllegalActionError):
         game.apply(action)
     assert game.to_json() == before
+
+
+def balance_money(game: Game) -> Game:
+    """A position set up by hand (cash written directly) made to add up as play would have it:
+    the difference booked as money the bank received or paid out, so that a save of it loads
+    (``Game.check_loaded``). The seats' cash is left as set."""
+    expected = game.num_players * game.rules.starting_cash + game.bank_paid - game.bank_received
+    gap = sum(game.cash) - expected
+    if gap > 0:
+        game.bank_paid += gap
+    else:
+        game.bank_received -= gap
+    return game

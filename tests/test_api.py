@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from scenario import give, new_game, put, roll, sq
+from scenario import balance_money, give, new_game, put, roll, sq
 
 from byapar_env.engine import (
     Action,
@@ -384,7 +384,7 @@ PHASES = {
 @pytest.mark.parametrize("name", PHASES)
 def test_json_round_trip_is_exact_in_every_phase(name):
     """from_json(to_json()) gives back the same game, which then plays on identically."""
-    game = PHASES[name]()
+    game = balance_money(PHASES[name]())
     text = game.to_json()
     copy = Game.from_json(text)
     assert copy.to_json() == text

@@ -70,6 +70,14 @@ def check_config(config: Config) -> None:
         trained_game(config.game)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    if config.device not in ("cpu", "cuda", "auto"):
+        raise ConfigError(f"--device must be cpu, cuda or auto, got {config.device!r}")
+    if config.device == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ConfigError(f"--device cuda: torch {torch.__version__} finds no CUDA device "
+                              "here (--device auto takes a GPU where there is one)")
     if config.trainer not in ("sb3", "compact"):
         raise ConfigError(f"--trainer must be sb3 or compact, got {config.trainer!r}")
     if config.trainer not in trained_game(config.game).trainers:

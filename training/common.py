@@ -73,3 +73,12 @@ def quiet_worker_processes() -> None:
     finally:
         if old is not None:  # None: a handler set outside Python, left as it is
             signal.signal(signal.SIGINT, old)
+
+
+def training_device(name: str):
+    """The torch device of ``--device``: cpu, cuda, or auto (cuda where torch finds a GPU)."""
+    import torch
+
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)

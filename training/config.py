@@ -42,6 +42,10 @@ class Config:
     game: str = flag(
         "byapar",
         "the game to train for: byapar, or businessman (compact trainer; training/games.py)")
+    device: str = flag(
+        "cpu",
+        "where the network learns: cpu, cuda, or auto (cuda where a GPU is found); the games "
+        "are played on the CPU whatever it is")
     total_steps: int = flag(
         3_000_000,
         "the learner's decisions to train for in all (imitation not counted); a run stops at "

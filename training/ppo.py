@@ -45,6 +45,7 @@ from byapar_agents.network import NumpyPolicy
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.observation import OBSERVATION_SIZE
 
+from .common import training_device
 from .config import Config
 from .evaluation import record_evaluation
 from .games import trained_game
@@ -236,13 +237,14 @@ def update(net, optimizer, batch: dict[str, np.ndarray], config: Config, rng: np
     its starting policy, so what an opponent mix does not reward is kept rather than drifted."""
     import torch
 
-    t = {k: torch.as_tensor(v) for k, v in batch.items() if k != "episodes"}
+    device = next(net.parameters()).device
+    t = {k: torch.as_tensor(v, device=device) for k, v in batch.items() if k != "episodes"}
     n = len(t["act"])
     size = min(config.batch_size, n)
     stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [],
                                      "clip_fraction": [], "approx_kl": [], "kl_to_init": []}
     for _ in range(config.n_epochs):
-        order = torch.as_tensor(rng.permutation(n))
+        order = torch.as_tensor(rng.permutation(n), device=device)
         for start in range(0, n - size + 1, size):
             idx = order[start:start + size]
             logp_all, entropy = net.dist(t["obs"][idx], t["mask"][idx])
@@ -285,11 +287,12 @@ def imitate(net, data, config: Config) -> float:
     of what followed; the agreement with medium at the end."""
     import torch
 
-    obs, masks, acts, returns = (torch.as_tensor(x) for x in data)
+    device = next(net.parameters()).device
+    obs, masks, acts, returns = (torch.as_tensor(x, device=device) for x in data)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     gen = np.random.default_rng(config.seed)
     for epoch in range(config.imitation_epochs):
-        order = torch.as_tensor(gen.permutation(len(acts)))
+        order = torch.as_tensor(gen.permutation(len(acts)), device=device)
         for start in range(0, len(acts), 512):
             idx = order[start:start + 512]
             logp, _ = net.dist(obs[idx], masks[idx])
@@ -339,11 +342,12 @@ def train(config: Config) -> Path:
     fmt = game.policy_format
     torch.manual_seed(config.seed)
     torch.set_num_threads(max(1, min(2, config.n_workers)))
-    net = build_network(config.hidden, game.observation_size, game.num_actions)
+    device = training_device(config.device)
+    net = build_network(config.hidden, game.observation_size, game.num_actions).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     steps = 0
     if (run / CHECKPOINT).exists():
-        saved = torch.load(run / CHECKPOINT, weights_only=True)
+        saved = torch.load(run / CHECKPOINT, weights_only=True, map_location=device)
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
         steps = int(saved["steps"])
@@ -361,6 +365,7 @@ def train(config: Config) -> Path:
     if config.kl_to_init:
         start_policy = build_network(config.hidden, game.observation_size, game.num_actions)
         load_actor(start_policy, config.init_from, fmt)
+        start_policy.to(device)
     writer = SummaryWriter(str(run))
     # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
     seed = random.Random(f"{config.seed}:{steps}").getrandbits(32)

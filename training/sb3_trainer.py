@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .common import training_device
 from .config import Config
 from .evaluation import record_evaluation
 from .imitation import medium_demonstrations
@@ -103,14 +104,15 @@ def train_sb3(config: Config) -> Path:
     logger = configure(str(run), ["csv", "tensorboard"])
     latest = run / "latest.zip"
     if latest.exists():
-        model = MaskablePPO.load(latest, env=venv, device="cpu")
+        model = MaskablePPO.load(latest, env=venv, device=training_device(config.device))
         print(f"resuming from {latest} at step {model.num_timesteps:,}", flush=True)
     else:
         model = MaskablePPO(
             "MlpPolicy", venv, n_steps=config.n_steps, batch_size=config.batch_size,
             n_epochs=config.n_epochs, learning_rate=config.learning_rate, gamma=config.gamma,
             gae_lambda=config.gae_lambda, clip_range=config.clip_range,
-            ent_coef=config.ent_coef, seed=config.seed, device="cpu", verbose=0,
+            ent_coef=config.ent_coef, seed=config.seed, device=training_device(config.device),
+            verbose=0,
             policy_kwargs=dict(net_arch=dict(pi=list(config.hidden), vf=list(config.hidden))))
         model.set_logger(logger)
         if config.init_from:

@@ -20,7 +20,7 @@ def numpy_layers(modules: Iterable) -> Layers:
     """The Linear layers among ``modules`` as (weight, bias) numpy pairs, input to output."""
     import torch
 
-    return [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+    return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
             for m in modules if isinstance(m, torch.nn.Linear)]
 
 
