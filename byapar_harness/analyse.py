@@ -196,8 +196,12 @@ def format_analysis(analysis: Analysis, game: Game) -> str:
                      f"  net worth {game.net_worth(c.seat):,}{state}")
     ev = analysis.expert
     if ev is not None:
-        lines += ["", f"the expert's choice for seat {ev.seat} ({ev.sims} simulations; value: "
-                      "mean score, its share of the win or of the position value):"]
+        why = ""
+        if ev.sims == 0:  # say why nothing was simulated
+            why = (": a single candidate, nothing to compare" if len(ev.candidates) < 2 else
+                   ": the time ran out before a round of simulations")
+        lines += ["", f"the expert's choice for seat {ev.seat} ({ev.sims} simulations{why}; "
+                      "value: mean score, its share of the win or of the position value):"]
         for i, c in enumerate(ev.candidates):
             mark = "*" if i == ev.choice else " "
             value = "  not simulated" if c.mean is None else f"  value {c.mean:.3f}"

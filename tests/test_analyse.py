@@ -176,3 +176,12 @@ def test_every_analyse_flag_has_help_and_shows_its_default() -> None:
     assert {f.dest for f in flags} == {"sims", "expert_sims", "seed", "json"}
     for action in flags:
         assert action.help and "(default: " in formatter._get_help_string(action)
+
+
+def test_no_simulation_is_explained(tmp_path, capsys) -> None:
+    path = tmp_path / "start.json"
+    path.write_text(Game(Rules(num_players=3), seed=7).to_json())  # rolling: nothing else to do
+    code, out, err = run(["analyse", str(path), "--sims", "4", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert ("the expert's choice for seat 0 (0 simulations: a single candidate, nothing to "
+            "compare;") in out
