@@ -146,6 +146,8 @@ Copying
 
 from __future__ import annotations
 
+import json
+import random
 import warnings
 
 import numpy as np
@@ -166,13 +168,22 @@ from .businessman import board as BB
 from .businessman.action_table import NUM_ACTIONS, action_to_string
 from .businessman.observation import (
     OBSERVATION_SIZE,
+    OBSERVATION_VERSION,
     encode,
     observation_layout,
 )
 from .core.errors import show
 from .core.table import is_whole
 from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP
-from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
+from .table_env import (
+    TableEnv,
+    check_real,
+    check_render_mode,
+    check_whole,
+    generator_from,
+    generator_state,
+    wrap,
+)
 from .table_env import as_action_id as table_action_id
 from .table_env import as_seed as as_seed
 
@@ -182,6 +193,7 @@ REWARD_MODES = ("outcome", "net_worth_share")
 MAX_ROUNDS = 1_000
 MAX_DECISIONS = NO_DECISION_CAP
 MAX_DENSE_COEF = 100.0
+STATE_FORMAT = "businessman-env-state"  # save_state's JSON
 MAX_STEP_CAP = 1_000  # the largest max_pre_roll_actions and max_trade_steps
 _COUNTED = (Phase.PRE_ROLL,)
 _ROLL_ONLY = (BA.ROLL,)
@@ -458,7 +470,65 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             return None
         return text
 
-    # ------------------------------------------------------------------ copying
+    # ------------------------------------------------------------------ copying and saving
+    def save_state(self) -> str:
+        """The whole environment state as JSON text (``load_state`` restores it exactly, every
+        hand included: a save is the table's, not a seat's)."""
+        self.require_game("save_state")
+        caps = self.caps
+        return json.dumps({
+            "format": STATE_FORMAT, "observation_version": OBSERVATION_VERSION,
+            "options": self._kwargs, "engine": self.game.to_json(),
+            "caps": [caps.pre_roll_actions, caps.turn_stamp], "decisions": self.decisions,
+            "agents": self.agents, "agent_selection": self.agent_selection,
+            "rewards": self.rewards, "cumulative_rewards": self._cumulative_rewards,
+            "terminations": self.terminations, "truncations": self.truncations,
+            "out": self._out, "shares": self._shares,
+            "seeder": generator_state(self._seeder),
+            "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
+        })
+
+    def load_state(self, text: str) -> None:
+        """Restore a state saved by ``save_state`` on an environment with the same options;
+        ``ValueError`` naming what is wrong otherwise, changing nothing."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"environment state is not valid JSON: {exc}") from exc
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise ValueError(f"not a saved {ENV_NAME} state (format {STATE_FORMAT!r})")
+        if data.get("observation_version") != OBSERVATION_VERSION:
+            raise ValueError(f"state has observation version "
+                             f"{data.get('observation_version')!r}, this environment has "
+                             f"{OBSERVATION_VERSION}")
+        mine = {k: v for k, v in self._kwargs.items() if k != "render_mode"}
+        theirs = {k: v for k, v in (data.get("options") or {}).items() if k != "render_mode"}
+        if theirs != mine:
+            raise ValueError(f"state was saved with options {theirs}, this environment has "
+                             f"{mine} (the render mode may differ)")
+        try:
+            game = Game.from_json(data["engine"])
+            caps = TurnCaps(self.caps.max_pre_roll_actions, self.caps.max_trade_steps)
+            caps.pre_roll_actions, caps.turn_stamp = (int(x) for x in data["caps"])
+            seeder = random.Random()
+            seeder.setstate(generator_from(data["seeder"]))
+            fields = dict(
+                decisions=int(data["decisions"]), agents=list(data["agents"]),
+                agent_selection=str(data["agent_selection"]), rewards=dict(data["rewards"]),
+                _cumulative_rewards=dict(data["cumulative_rewards"]),
+                terminations=dict(data["terminations"]),
+                truncations=dict(data["truncations"]), _out=list(data["out"]),
+                _shares=data["shares"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"corrupt {ENV_NAME} state: {exc!r}") from exc
+        # Nothing is changed until everything has been read.
+        self.game, self.caps, self._seeder = game, caps, seeder
+        for key, value in fields.items():
+            setattr(self, key, value)
+        self.infos = {a: {} for a in self.agents}
+        if data.get("skip_agent_selection") is not None:
+            self._skip_agent_selection = data["skip_agent_selection"]
+
     def clone(self) -> raw_env:
         """An independent copy of this environment, mid-game included."""
         copy = raw_env(**self._kwargs)

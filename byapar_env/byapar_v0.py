@@ -174,7 +174,15 @@ from .observation import (
     observation_layout,
     write_habits,
 )
-from .table_env import TableEnv, check_real, check_render_mode, check_whole, wrap
+from .table_env import (
+    TableEnv,
+    check_real,
+    check_render_mode,
+    check_whole,
+    generator_from,
+    generator_state,
+    wrap,
+)
 from .table_env import as_action_id as table_action_id
 from .table_env import as_seed as as_seed
 from .valuation import position_value
@@ -460,7 +468,7 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
             "agent_selection": self.agent_selection, "rewards": self.rewards,
             "cumulative_rewards": self._cumulative_rewards, "terminations": self.terminations,
             "truncations": self.truncations, "out": self._out, "shares": self._shares,
-            "seeder": _rng_state(self._seeder),
+            "seeder": generator_state(self._seeder),
             "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
         })
 
@@ -490,7 +498,7 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
             habits = (None if raw_habits is None
                       else Habits.from_list(raw_habits, game.num_players))
             seeder = random.Random()
-            seeder.setstate(_rng_from(data["seeder"]))
+            seeder.setstate(generator_from(data["seeder"]))
             fields = dict(
                 pre_roll_actions=int(data["pre_roll_actions"]),
                 _turn_stamp=int(data["turn_stamp"]), decisions=int(data["decisions"]),
@@ -527,16 +535,6 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
         self.__init__(**data["kwargs"])
         if data["state"] is not None:
             self.load_state(data["state"])
-
-
-def _rng_state(rng: random.Random) -> list:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(data: list) -> tuple:
-    version, internal, gauss = data
-    return (version, tuple(internal), gauss)
 
 
 __all__ = ["env", "raw_env", "action_to_string", "as_action_id", "as_seed",

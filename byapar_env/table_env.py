@@ -266,3 +266,15 @@ class TableEnv(AECEnv):
         names = ", ".join(f"{i} ({name(i)})" for i in legal[:12])
         more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
         return f"action {action!r} is not legal for {agent} now; legal ids: {names}{more}"
+
+
+def generator_state(rng: random.Random) -> list:
+    """A ``random.Random``'s state as JSON can hold it (``generator_from`` reads it back)."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def generator_from(data: list) -> tuple:
+    """The ``random.Random.setstate`` value of a ``generator_state`` list."""
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
