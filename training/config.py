@@ -57,7 +57,8 @@ class Config:
     n_workers: int = flag(
         2,
         "worker processes (one per core); with fewer than --n-envs, each steps a group of "
-        "environments; with --backend ray, Ray actors (--num-workers is the same flag)")
+        "environments; with --backend ray, Ray actors (--num-workers and --workers are the same "
+        "flag)")
     # ray: n_workers Ray actors (training/vec_env_ray.py)
     backend: str = flag(
         "local",
@@ -175,8 +176,10 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
                                     "the single-seat view.")
     for f in dataclasses.fields(Config):
         option = "--" + f.name.replace("_", "-")
-        # --num-workers: the name Ray users know for --n-workers (the first name sets the field)
-        options = (option, "--num-workers") if f.name == "n_workers" else (option,)
+        # --num-workers: the name Ray users know for --n-workers, and --workers the arena's and
+        # the gauntlet's (the first name sets the field)
+        options = ((option, "--num-workers", "--workers") if f.name == "n_workers"
+                   else (option,))
         kind = _int_tuple if f.type.startswith("tuple") else {
             "int": int, "float": float, "str": str}[f.type]
         ap.add_argument(*options, type=kind, help=f.metadata["help"],
