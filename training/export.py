@@ -202,7 +202,9 @@ def _blend(text: str) -> tuple[str, float]:
 def build_parser() -> argparse.ArgumentParser:
     ap = ArgumentParser(prog="byapar export", description=__doc__.splitlines()[0])
     ap.add_argument("run", help="the run folder of byapar train")
-    ap.add_argument("--name", default="hard", help="the checkpoint's folder name under --out")
+    ap.add_argument("--name", default=None,
+                    help="the checkpoint's folder name under --out (default: the run folder's "
+                         "name; a shipped checkpoint such as hard only with --force)")
     ap.add_argument("--out", default="checkpoints",
                     help="the folder the checkpoint folder is written into")
     ap.add_argument("--force", action="store_true",
@@ -229,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         # The last save is an SB3 model: reading it needs torch and sb3-contrib (a pool
         # snapshot or an average of them needs numpy alone).
         require(["torch", "sb3_contrib"], "export", TRAIN_INSTALL)
-    folder = export(args.run, args.name, args.out, args.snapshot, args.table_size,
+    name = args.name if args.name is not None else Path(args.run).resolve().name
+    folder = export(args.run, name, args.out, args.snapshot, args.table_size,
                     args.average, args.force, args.blend_with)
     print(f"wrote {folder}")
     return 0
