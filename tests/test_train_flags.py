@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-
 from byapar_training.config import parse_command
 
 
