@@ -381,10 +381,19 @@ def format_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
+_LOGGED: dict[int, float] = {}  # stream id -> when progress_bar last wrote a line to it
+LOG_EVERY_S = 30.0
+
+
 def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
-    """A bar redrawn in place on a terminal; elsewhere (a log file) a line at each tenth."""
+    """A bar redrawn in place on a terminal; elsewhere (a log file) a line at the first report,
+    at each tenth, and at least every ``LOG_EVERY_S`` seconds."""
     if not stream.isatty():
-        if done == total or done * 10 // total != (done - 1) * 10 // total:
+        now = time.monotonic()
+        last = _LOGGED.get(id(stream))
+        if (last is None or done == total or now - last >= LOG_EVERY_S
+                or done * 10 // total != (done - 1) * 10 // total):
+            _LOGGED[id(stream)] = now
             stream.write(f"{done}/{total} games\n")
             stream.flush()
         return

@@ -243,11 +243,12 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         """Seat players at a new table (or a loaded game) and return its state. ``game``:
         "byapar" (the default) or "businessman"."""
         table = _new_table(body, roster, store)
-        secrets_given = table.issue_secrets()
+        secrets_given = None if open_seats else table.issue_secrets()
         store.add(table)
         with table.locked():
-            state = _state(table, held=None if open_seats else {
-                int(s) for s in secrets_given["seats"]})
+            if secrets_given is None:  # seats open to every client: no secrets to hand out
+                return JSONResponse(_state(table), status_code=201)
+            state = _state(table, held={int(s) for s in secrets_given["seats"]})
             return JSONResponse({**state, "secrets": secrets_given}, status_code=201)
 
     @router.get("/{table_id}", response_model=AnyState)

@@ -12,11 +12,12 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_a_log_file_gets_a_line_at_each_tenth_and_no_carriage_returns() -> None:
+def test_a_log_file_gets_a_line_at_the_first_report_and_each_tenth_no_carriage_returns() -> None:
     log = io.StringIO()
     for done in range(1, 41):
         progress_bar(done, 40, log)
-    assert log.getvalue().splitlines() == [f"{n}/40 games" for n in range(4, 41, 4)]
+    assert log.getvalue().splitlines() == ["1/40 games"] + [f"{n}/40 games"
+                                                            for n in range(4, 41, 4)]
     assert "\r" not in log.getvalue()
 
 

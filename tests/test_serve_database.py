@@ -189,10 +189,13 @@ def _serve(db, port: int = 0) -> tuple[subprocess.Popen, str]:
     return proc, f"http://127.0.0.1:{m.group(1)}"
 
 
-def _call(url: str, body: dict | None = None) -> dict:
+def _call(url: str, body: dict | None = None, secret: str = "") -> dict:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if secret:
+        headers["X-Seat-Secret"] = secret  # byapar serve plays a seat only for its secret
+    req = urllib.request.Request(url, data=data, headers=headers)
     with opener.open(req, timeout=60) as r:
         return json.load(r)
 
@@ -204,16 +207,17 @@ def test_sigkill_mid_game_loses_nothing(tmp_path) -> None:
     try:
         state = _call(f"{base}/v1/tables", {"seats": ["person", "medium", "hard", "club"],
                                             "seed": 2})
+        secret = state["secrets"]["seats"]["0"]
         url = f"{base}/v1/tables/{state['id']}"
         keyed = []
         for n in range(12):
             if state["to_move"] == "computer":
-                state = _call(f"{url}/advance", {"max_decisions": 5})
+                state = _call(f"{url}/advance", {"max_decisions": 5}, secret)
             else:
                 body = {"id": state["legal"][0]["id"], "idempotency_key": f"a{n}"}
-                state = _call(f"{url}/actions", body)
+                state = _call(f"{url}/actions", body, secret)
                 keyed.append((body, state))
-        before = _call(url)
+        before = _call(url, None, secret)
         assert keyed and before["version"] > 5
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -221,10 +225,10 @@ def test_sigkill_mid_game_loses_nothing(tmp_path) -> None:
     proc, base = _serve(db)
     try:
         url = f"{base}/v1/tables/{state['id']}"
-        assert _call(url) == before  # the same version, the same game, the same legal actions
+        assert _call(url, None, secret) == before  # the same version, game and legal actions
         for body, answer in keyed:  # every keyed action retried: its first answer, not again
-            assert _call(f"{url}/actions", body) == answer
-        assert _call(url)["version"] == before["version"]
+            assert _call(f"{url}/actions", body, secret) == answer
+        assert _call(url, None, secret)["version"] == before["version"]
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
