@@ -22,7 +22,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -150,5 +150,10 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     @app.get("/docs", include_in_schema=False)
     def docs_page() -> FileResponse:
         return FileResponse(STATIC / "docs.html")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> RedirectResponse:
+        """Where FastAPI's other docs page would be: the one page of docs this server has."""
+        return RedirectResponse("/docs")
 
     return app

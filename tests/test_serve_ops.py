@@ -37,6 +37,9 @@ def test_docs_are_served_from_this_server_only() -> None:
     # Every route the page lists is in the description it reads.
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/v1/tables/{table_id}/actions", "/v1/tables/{table_id}/mute"} <= set(paths)
+    # FastAPI's other docs address leads to the same page
+    redoc = client.get("/redoc", follow_redirects=False)
+    assert redoc.status_code == 307 and redoc.headers["location"] == "/docs"
 
 
 def test_limits_are_set_by_the_store_and_listed() -> None:
