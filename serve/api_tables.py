@@ -174,7 +174,7 @@ def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None =
     if isinstance(table, bm.BusinessmanTable):
         viewer = table.viewer(seat) if held is None else _viewer(table, held, seat)
         return bm.table_state(table, viewer, moves)
-    return table_state(table, moves)
+    return table_state(table, moves, hide_chance=held is not None)
 
 
 def _viewer(table: TableBase, held: set[int], asked: int | None) -> int | None:
@@ -368,7 +368,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             if table.mutes != before:
                 table.changed()
                 store.commit(table, version)
-            return JSONResponse(table_state(table))
+            return JSONResponse(table_state(table, hide_chance=held is not None))
 
         return await on_table(table_id, work)
 
@@ -389,7 +389,8 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 data = bm.table_save(table)
             else:
                 assert isinstance(table, Table)
-                data = table_save(table.seats, table.game, table.pre_roll_actions)
+                data = table_save(table.seats, table.game, table.pre_roll_actions,
+                                  hide_chance=held is not None and not table.game.is_over)
             return JSONResponse(data, headers={"Content-Disposition": "attachment; filename="
                                                f'"{table.game_name}-{table.id}.json"'})
 

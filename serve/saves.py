@@ -35,12 +35,14 @@ def load_game(data: object, field: str = "game") -> Game:
     return game
 
 
-def table_save(seats: list[str], game: Game, pre_roll_actions: int) -> dict:
-    """A table as a file: who sits where, the pre-roll count, and the engine's saved game."""
+def table_save(seats: list[str], game: Game, pre_roll_actions: int,
+               hide_chance: bool = False) -> dict:
+    """A table as a file: who sits where, the pre-roll count, and the engine's saved game
+    (with ``hide_chance``, its dice generator and deck order drawn afresh: ``game_snapshot``)."""
     from .state import game_snapshot
 
     return {"format": TABLE_FORMAT, "version": TABLE_VERSION, "seats": list(seats),
-            "pre_roll_actions": pre_roll_actions, "game": game_snapshot(game)}
+            "pre_roll_actions": pre_roll_actions, "game": game_snapshot(game, hide_chance)}
 
 
 def read_table_save(data: dict, field: str = "save") -> tuple[list, Game, int]:

@@ -4,6 +4,9 @@ cash and net worth)."""
 
 from __future__ import annotations
 
+import random
+import secrets
+
 from byapar_env.driver import PRE_ROLL_CAP
 from byapar_env.engine import Game
 from byapar_env.engine.serialize import game_to_dict
@@ -14,10 +17,21 @@ from .roster import PERSON
 from .tables import Table
 
 
-def game_snapshot(game: Game) -> dict:
+def game_snapshot(game: Game, hide_chance: bool = False) -> dict:
     """The engine's saved game (``game_to_dict``: values of the caller's own, so a state kept
-    by a client does not change as play goes on)."""
-    return game_to_dict(game)
+    by a client does not change as play goes on). With ``hide_chance`` (seats that belong to
+    someone) what no seat may know is drawn afresh: the dice generator and the order of the
+    card decks (each deck keeps its cards), so that the save still loads and plays, but tells
+    nothing of the dice and cards to come."""
+    data = game_to_dict(game)
+    if hide_chance:
+        fresh = random.Random(secrets.randbits(64))
+        version, internal, gauss = fresh.getstate()
+        data["rng"] = [version, list(internal), gauss]
+        data["seed"] = secrets.randbits(31)
+        for cards in data["decks"].values():
+            fresh.shuffle(cards)
+    return data
 
 
 def players_view(game: Game) -> list[dict]:
@@ -43,7 +57,8 @@ def _seat(table: Table, s: int) -> dict:
     return out
 
 
-def table_state(table: Table, moves: list[dict] | None = None) -> dict:
+def table_state(table: Table, moves: list[dict] | None = None,
+                hide_chance: bool = False) -> dict:
     game = table.game
     pre_roll = table.pre_roll_actions
     state = {
@@ -58,7 +73,7 @@ def table_state(table: Table, moves: list[dict] | None = None) -> dict:
         "bids": bid_range(game),
         "trade": trade_options(game, pre_roll),
         "offer": offer_view(game),
-        "game": game_snapshot(game),
+        "game": game_snapshot(game, hide_chance),
         "game_name": "byapar",  # which game: "game" is Byapar's saved game, Businessman's name
     }
     if moves is not None:

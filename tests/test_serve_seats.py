@@ -162,3 +162,21 @@ def _values(data: object, key: str) -> list:
     if isinstance(data, list):
         return [x for v in data for x in _values(v, key)]
     return []
+
+
+def test_a_byapar_state_tells_nothing_of_the_dice_and_cards_to_come(client) -> None:
+    from byapar_env.engine import Game
+    from byapar_env.engine.serialize import game_from_dict, game_to_dict
+
+    table = client.post("/v1/tables", json={"seats": ["person", "medium"], "seed": 3}).json()
+    url = f"/v1/tables/{table['id']}"
+    secret = {HEADER: table["secrets"]["seats"]["0"]}
+    real = game_to_dict(client.app.state.store.get(table["id"]).game)
+    for shown in (client.get(url, headers=secret).json()["game"],
+                  client.get(f"{url}/save", headers=secret).json()["game"]):
+        assert shown["rng"] != real["rng"] and shown["seed"] != real["seed"]
+        assert {k: sorted(v) for k, v in shown["decks"].items()} == {
+            k: sorted(v) for k, v in real["decks"].items()}  # the same cards, another order
+        assert {k: v for k, v in shown.items() if k not in ("rng", "seed", "decks")} == {
+            k: v for k, v in real.items() if k not in ("rng", "seed", "decks")}
+        assert isinstance(game_from_dict(shown), Game)  # it still loads and plays
