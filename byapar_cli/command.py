@@ -387,8 +387,9 @@ def analyse_parser() -> ArgumentParser:
                     "Wilson intervals), and the expert's candidate actions with their values.")
     ap.add_argument("saved_game", metavar="SAVED_GAME",
                     help="the engine's saved game (JSON) or a table save from byapar serve")
-    ap.add_argument("--sims", type=int, default=DEFAULT_ROLLOUTS,
-                    help=f"rollouts to the end for the win chances, from 1 to {MAX_SIMS:,}")
+    ap.add_argument("--rollouts", "--sims", dest="rollouts", type=int, default=DEFAULT_ROLLOUTS,
+                    help=f"rollouts to the end for the win chances, from 1 to {MAX_SIMS:,} "
+                         "(--sims, its earlier name, still works for this release)")
     ap.add_argument("--expert-sims", type=int, default=EXPERT_SIMS,
                     help=f"the expert's simulations for the decision under way, from 1 to "
                          f"{MAX_SIMS:,}")
@@ -403,10 +404,13 @@ def analyse_main(argv: list[str]) -> int:
     from byapar_harness.analyse import analyse, format_analysis, read_saved_game
 
     args = analyse_parser().parse_args(argv)
+    if any(a == "--sims" or a.startswith("--sims=") for a in argv):
+        print("byapar analyse: --sims is now --rollouts (it counts rollouts to the end); "
+              "--sims goes in the next release", file=sys.stderr)
     if args.json:
         check_output_path("--json", args.json)
     game, pre_roll = read_saved_game(args.saved_game)
-    result = analyse(game, pre_roll, rollouts=args.sims, expert_sims=args.expert_sims,
+    result = analyse(game, pre_roll, rollouts=args.rollouts, expert_sims=args.expert_sims,
                      seed=args.seed)
     if args.json:  # before the report, as for arena
         with open(args.json, "w") as f:

@@ -47,7 +47,7 @@ def saved(tmp_path_factory) -> str:
 
 def test_analyse_a_saved_game(saved: str, capsys, tmp_path) -> None:
     out_json = tmp_path / "a.json"
-    argv = ["analyse", saved, "--sims", "20", "--expert-sims", "8", "--seed", "3"]
+    argv = ["analyse", saved, "--rollouts", "20", "--expert-sims", "8", "--seed", "3"]
     code, out, err = run(argv + ["--json", str(out_json)], capsys)
     assert code == 0, err
     assert "chance of winning (20 rollouts to the end" in out
@@ -88,7 +88,7 @@ def test_a_damaged_or_foreign_file_is_refused_in_one_line(tmp_path, capsys) -> N
     for label, text, fragment in _damaged(tmp_path):
         path = tmp_path / "bad.json"
         path.write_text(text)
-        code, out, err = run(["analyse", str(path), "--sims", "5"], capsys)
+        code, out, err = run(["analyse", str(path), "--rollouts", "5"], capsys)
         assert code == 2, label
         assert out == "" and err.count("\n") == 1 and "Traceback" not in err, label
         assert err.startswith(f"byapar analyse: {path}: ") and fragment in err, (label, err)
@@ -97,7 +97,7 @@ def test_a_damaged_or_foreign_file_is_refused_in_one_line(tmp_path, capsys) -> N
 
 
 def test_bad_settings_and_finished_games_are_refused(saved: str, capsys, tmp_path) -> None:
-    code, _, err = run(["analyse", saved, "--sims", "0"], capsys)
+    code, _, err = run(["analyse", saved, "--rollouts", "0"], capsys)
     assert code == 2 and "rollouts must be a whole number from 1" in err
     code, _, err = run(["analyse", saved, "--expert-sims", "-3"], capsys)
     assert code == 2 and "expert sims must be a whole number from 1" in err
@@ -173,7 +173,7 @@ def test_every_analyse_flag_has_help_and_shows_its_default() -> None:
     parser = cli.analyse_parser()
     formatter = parser.formatter_class(prog=parser.prog)
     flags = [a for a in parser._actions if a.option_strings and a.dest != "help"]
-    assert {f.dest for f in flags} == {"sims", "expert_sims", "seed", "json"}
+    assert {f.dest for f in flags} == {"rollouts", "expert_sims", "seed", "json"}
     for action in flags:
         assert action.help and "(default: " in formatter._get_help_string(action)
 
@@ -181,7 +181,14 @@ def test_every_analyse_flag_has_help_and_shows_its_default() -> None:
 def test_no_simulation_is_explained(tmp_path, capsys) -> None:
     path = tmp_path / "start.json"
     path.write_text(Game(Rules(num_players=3), seed=7).to_json())  # rolling: nothing else to do
-    code, out, err = run(["analyse", str(path), "--sims", "4", "--seed", "1"], capsys)
+    code, out, err = run(["analyse", str(path), "--rollouts", "4", "--seed", "1"], capsys)
     assert code == 0, err
     assert ("the expert's choice for seat 0 (0 simulations: a single candidate, nothing to "
             "compare;") in out
+
+
+def test_sims_the_earlier_name_of_rollouts_still_works_and_says_so(saved: str, capsys) -> None:
+    code, out, err = run(["analyse", saved, "--sims", "6", "--expert-sims", "2"], capsys)
+    assert code == 0 and "chance of winning (6 rollouts to the end" in out
+    assert err == ("byapar analyse: --sims is now --rollouts (it counts rollouts to the end); "
+                   "--sims goes in the next release\n")
