@@ -1,4 +1,4 @@
-"""The Businessman gauntlet report (agents/businessman/report.py) and the shared Wilson
+"""The Businessman gauntlet report (byapar_harness/businessman_report.py) and the shared Wilson
 interval (byapar_env/stats.py)."""
 
 from __future__ import annotations
@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from byapar_agents.businessman import make_agent, report
+from byapar_agents.businessman import make_agent
 from byapar_agents.businessman.base import play_game
 
 from byapar_env.businessman import Game, Rules
 from byapar_env.stats import wilson
+from byapar_harness import businessman_report as report
 
 
 def test_wilson_interval() -> None:

@@ -1,7 +1,7 @@
 """A gauntlet of Businessman's players: each level against each other level, heads-up and at
 a larger table, on seeded games.
 
-    python -m byapar_agents.businessman.report [--games 100] [--seats 2,4] [--rounds 20]
+    python -m byapar_harness.businessman_report [--games 100] [--seats 2,4] [--rounds 20]
                                                [--seed 0] [--json FILE]
 
 A row is one level (the hero) against one other (the field): the hero in one seat, the field in
@@ -18,12 +18,11 @@ import argparse
 import json
 from dataclasses import asdict, dataclass
 
+from byapar_agents.businessman import make_agent, play_game
+
 from byapar_env.businessman import Game, Rules
 from byapar_env.businessman import board as B
 from byapar_env.stats import wilson
-
-from . import make_agent
-from .base import play_game
 
 LEVELS = ("random", "easy", "medium")  # the players of byapar_agents.businessman.make_agent
 
