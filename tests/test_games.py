@@ -125,3 +125,13 @@ def test_no_branch_on_a_game_name_outside_the_registry() -> None:
                 seen.add((rel, func))
                 assert (rel, func) in KNOWN_BRANCHES, f"{rel}:{line} branches on a game's name"
     assert seen >= KNOWN_BRANCHES  # an exception mended leaves this list
+
+
+def test_both_games_players_go_by_the_same_class_names() -> None:
+    import byapar_agents
+    import byapar_agents.businessman as businessman
+
+    for name in ("RandomPlayer", "EasyPlayer", "MediumPlayer", "LearnedPlayer", "ExpertPlayer"):
+        assert hasattr(byapar_agents, name) and hasattr(businessman, name), name
+        assert getattr(byapar_agents, name) is not getattr(businessman, name)
+    assert businessman.LearnedPlayer is businessman.LearnedBusinessmanPlayer

@@ -28,6 +28,13 @@ from .learned import CallableBusinessmanPlayer, LearnedBusinessmanPlayer
 from .medium import MediumPlayer
 from .simple import EasyPlayer, RandomPlayer
 
+# Every player class by the same names as Byapar's, namespaced by this module
+# (byapar_agents.businessman.LearnedPlayer); the names suffixed with the game stay as well.
+LearnedPlayer = LearnedBusinessmanPlayer
+HardPlayer = HardBusinessmanPlayer
+ExpertPlayer = ExpertBusinessmanPlayer
+CallablePlayer = CallableBusinessmanPlayer
+
 AGENT_NAMES = ("random", "easy", "medium", "hard", "expert")
 # "hard:FOLDER": the hard player (its sums in two phases) over the network of FOLDER, to measure
 # a checkpoint as it would be shipped; a bare FOLDER seats the network alone.
@@ -109,7 +116,8 @@ def play_seated(rules: Rules, seed: int, players: list) -> tuple[Game, int]:
     return game, play_game(game, players)
 
 
-__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "CallableBusinessmanPlayer", "EasyPlayer",
+__all__ = ["AGENT_NAMES", "BusinessmanPlayer", "CallableBusinessmanPlayer", "CallablePlayer",
+           "EasyPlayer", "ExpertPlayer", "HardPlayer", "LearnedPlayer",
            "ExpertBusinessmanPlayer",
            "ExpertOptionError", "HardBusinessmanPlayer", "LearnedBusinessmanPlayer", "MediumPlayer",
            "RandomPlayer", "UnknownAgentError", "expert_options", "learned_player", "make_agent",
