@@ -349,8 +349,11 @@ def _interrupt_when(cmd: list[str], ready: str, stream: str, timeout: float = 30
     """Start ``cmd`` in a process group of its own, send the group SIGINT (what Ctrl-C in a
     terminal does) once ``ready`` shows on ``stream``, and return (exit status, stdout,
     stderr, whether every process of the group has gone)."""
+    # The command starts as from a terminal: SIGINT at its default, whatever this test process
+    # inherited or was left with (an ignored SIGINT would pass to the command across exec).
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = {"stdout": "", "stderr": ""}
     flag = threading.Event()
 
