@@ -147,7 +147,6 @@ Copying
 from __future__ import annotations
 
 import json
-import random
 import warnings
 
 import numpy as np
@@ -180,8 +179,6 @@ from .table_env import (
     check_real,
     check_render_mode,
     check_whole,
-    generator_from,
-    generator_state,
     wrap,
 )
 from .table_env import as_action_id as table_action_id
@@ -416,7 +413,8 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
-        self.require_game("observe")
+        if self.game is None:  # one test on the hot path; the message from require_game
+            self.require_game("observe")
         seat = self.agent_name_mapping[agent]
         return {"observation": encode(self.game.view(seat)),
                 "action_mask": self.action_mask(agent)}
@@ -479,55 +477,23 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         return json.dumps({
             "format": STATE_FORMAT, "observation_version": OBSERVATION_VERSION,
             "options": self._kwargs, "engine": self.game.to_json(),
-            "caps": [caps.pre_roll_actions, caps.turn_stamp], "decisions": self.decisions,
-            "agents": self.agents, "agent_selection": self.agent_selection,
-            "rewards": self.rewards, "cumulative_rewards": self._cumulative_rewards,
-            "terminations": self.terminations, "truncations": self.truncations,
-            "out": self._out, "shares": self._shares,
-            "seeder": generator_state(self._seeder),
-            "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
+            "caps": [caps.pre_roll_actions, caps.turn_stamp], **self.common_state(),
         })
 
     def load_state(self, text: str) -> None:
         """Restore a state saved by ``save_state`` on an environment with the same options;
         ``ValueError`` naming what is wrong otherwise, changing nothing."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"environment state is not valid JSON: {exc}") from exc
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-            raise ValueError(f"not a saved {ENV_NAME} state (format {STATE_FORMAT!r})")
-        if data.get("observation_version") != OBSERVATION_VERSION:
-            raise ValueError(f"state has observation version "
-                             f"{data.get('observation_version')!r}, this environment has "
-                             f"{OBSERVATION_VERSION}")
-        mine = {k: v for k, v in self._kwargs.items() if k != "render_mode"}
-        theirs = {k: v for k, v in (data.get("options") or {}).items() if k != "render_mode"}
-        if theirs != mine:
-            raise ValueError(f"state was saved with options {theirs}, this environment has "
-                             f"{mine} (the render mode may differ)")
+        data = self.read_state(text, STATE_FORMAT, OBSERVATION_VERSION)
         try:
             game = Game.from_json(data["engine"])
             caps = TurnCaps(self.caps.max_pre_roll_actions, self.caps.max_trade_steps)
             caps.pre_roll_actions, caps.turn_stamp = (int(x) for x in data["caps"])
-            seeder = random.Random()
-            seeder.setstate(generator_from(data["seeder"]))
-            fields = dict(
-                decisions=int(data["decisions"]), agents=list(data["agents"]),
-                agent_selection=str(data["agent_selection"]), rewards=dict(data["rewards"]),
-                _cumulative_rewards=dict(data["cumulative_rewards"]),
-                terminations=dict(data["terminations"]),
-                truncations=dict(data["truncations"]), _out=list(data["out"]),
-                _shares=data["shares"])
+            fields = self.common_fields(data)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"corrupt {ENV_NAME} state: {exc!r}") from exc
         # Nothing is changed until everything has been read.
-        self.game, self.caps, self._seeder = game, caps, seeder
-        for key, value in fields.items():
-            setattr(self, key, value)
-        self.infos = {a: {} for a in self.agents}
-        if data.get("skip_agent_selection") is not None:
-            self._skip_agent_selection = data["skip_agent_selection"]
+        self.game, self.caps = game, caps
+        self.set_common_fields(fields)
 
     def clone(self) -> raw_env:
         """An independent copy of this environment, mid-game included."""

@@ -148,7 +148,6 @@ Version history
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -179,8 +178,6 @@ from .table_env import (
     check_real,
     check_render_mode,
     check_whole,
-    generator_from,
-    generator_state,
     wrap,
 )
 from .table_env import as_action_id as table_action_id
@@ -371,7 +368,8 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def observe(self, agent: str) -> dict:
-        self.require_game("observe")
+        if self.game is None:  # one test on the hot path; the message from require_game
+            self.require_game("observe")
         seat = self.agent_name_mapping[agent]
         game = self.game
         cached = self._obs_cache.get(seat)
@@ -464,30 +462,12 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
             "draft": self.draft.to_dict() if self.draft else None,
             "habits": self.habits.to_list() if self.habits is not None else None,
             "pre_roll_actions": self.pre_roll_actions, "turn_stamp": self._turn_stamp,
-            "decisions": self.decisions, "agents": self.agents,
-            "agent_selection": self.agent_selection, "rewards": self.rewards,
-            "cumulative_rewards": self._cumulative_rewards, "terminations": self.terminations,
-            "truncations": self.truncations, "out": self._out, "shares": self._shares,
-            "seeder": generator_state(self._seeder),
-            "skip_agent_selection": getattr(self, "_skip_agent_selection", None),
+            **self.common_state(),
         })
 
     def load_state(self, text: str) -> None:
         """Restore a state saved by ``save_state`` on an environment with the same options."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"environment state is not valid JSON: {exc}") from exc
-        if not isinstance(data, dict) or data.get("format") != _STATE_FORMAT:
-            raise ValueError(f"not a saved {ENV_NAME} state (format {_STATE_FORMAT!r})")
-        if data.get("observation_version") != OBSERVATION_VERSION:
-            raise ValueError(f"state has observation version {data.get('observation_version')!r},"
-                             f" this environment has {OBSERVATION_VERSION}")
-        mine = {k: v for k, v in self._kwargs.items() if k != "render_mode"}
-        theirs = {k: v for k, v in (data.get("options") or {}).items() if k != "render_mode"}
-        if theirs != mine:
-            raise ValueError(f"state was saved with options {theirs}, this environment has "
-                             f"{mine} (the render mode may differ)")
+        data = self.read_state(text, _STATE_FORMAT, OBSERVATION_VERSION)
         try:
             game = Game.from_json(data["engine"])
             d = data["draft"]
@@ -497,26 +477,13 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
             raw_habits = data.get("habits")
             habits = (None if raw_habits is None
                       else Habits.from_list(raw_habits, game.num_players))
-            seeder = random.Random()
-            seeder.setstate(generator_from(data["seeder"]))
-            fields = dict(
-                pre_roll_actions=int(data["pre_roll_actions"]),
-                _turn_stamp=int(data["turn_stamp"]), decisions=int(data["decisions"]),
-                agents=list(data["agents"]), agent_selection=str(data["agent_selection"]),
-                rewards=dict(data["rewards"]),
-                _cumulative_rewards=dict(data["cumulative_rewards"]),
-                terminations=dict(data["terminations"]),
-                truncations=dict(data["truncations"]), _out=list(data["out"]),
-                _shares=data["shares"])
+            fields = dict(pre_roll_actions=int(data["pre_roll_actions"]),
+                          _turn_stamp=int(data["turn_stamp"]), **self.common_fields(data))
         except (KeyError, TypeError, ValueError, HabitsError) as exc:
             raise ValueError(f"corrupt {ENV_NAME} state: {exc!r}") from exc
         # Nothing is changed until everything has been read.
-        self.game, self.draft, self._seeder, self.habits = game, draft, seeder, habits
-        for key, value in fields.items():
-            setattr(self, key, value)
-        self.infos = {a: {} for a in self.agents}
-        if data.get("skip_agent_selection") is not None:
-            self._skip_agent_selection = data["skip_agent_selection"]
+        self.game, self.draft, self.habits = game, draft, habits
+        self.set_common_fields(fields)
         self._rewards_dirty = True
         self._clear_caches()
 

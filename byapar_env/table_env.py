@@ -12,6 +12,7 @@ observation and its stepping.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import ClassVar
 
@@ -162,6 +163,62 @@ class TableEnv(AECEnv):
             return super().last(observe)
         over = self.game is not None and self.game.is_over
         return (self.observe(agent) if observe else None), 0.0, over, not over, {}
+
+    # ------------------------------------------------------------------ saved states
+    def common_state(self) -> dict:
+        """The part of ``save_state`` every game's environment has: the AEC bookkeeping, the
+        counts and the seeder."""
+        return {"decisions": self.decisions, "agents": self.agents,
+                "agent_selection": self.agent_selection, "rewards": self.rewards,
+                "cumulative_rewards": self._cumulative_rewards,
+                "terminations": self.terminations, "truncations": self.truncations,
+                "out": self._out, "shares": self._shares,
+                "seeder": generator_state(self._seeder),
+                "skip_agent_selection": getattr(self, "_skip_agent_selection", None)}
+
+    def read_state(self, text: str, fmt: str, observation_version: int) -> dict:
+        """A ``save_state`` text of format ``fmt`` as a dict, checked for its format, its
+        observation version and this environment's options (``ValueError`` naming what
+        differs)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"environment state is not valid JSON: {exc}") from exc
+        if not isinstance(data, dict) or data.get("format") != fmt:
+            raise ValueError(f"not a saved {self.metadata['name']} state (format {fmt!r})")
+        if data.get("observation_version") != observation_version:
+            raise ValueError(f"state has observation version "
+                             f"{data.get('observation_version')!r}, this environment has "
+                             f"{observation_version}")
+        mine = {k: v for k, v in self._kwargs.items() if k != "render_mode"}
+        theirs = {k: v for k, v in (data.get("options") or {}).items() if k != "render_mode"}
+        if theirs != mine:
+            raise ValueError(f"state was saved with options {theirs}, this environment has "
+                             f"{mine} (the render mode may differ)")
+        return data
+
+    @staticmethod
+    def common_fields(data: dict) -> dict:
+        """``common_state``'s fields read back, as attribute values (KeyError, TypeError or
+        ValueError for a damaged state); ``set_common_fields`` applies them."""
+        seeder = random.Random()
+        seeder.setstate(generator_from(data["seeder"]))
+        return dict(decisions=int(data["decisions"]), agents=list(data["agents"]),
+                    agent_selection=str(data["agent_selection"]),
+                    rewards=dict(data["rewards"]),
+                    _cumulative_rewards=dict(data["cumulative_rewards"]),
+                    terminations=dict(data["terminations"]),
+                    truncations=dict(data["truncations"]), _out=list(data["out"]),
+                    _shares=data["shares"], _seeder=seeder,
+                    _skip=data.get("skip_agent_selection"))
+
+    def set_common_fields(self, fields: dict) -> None:
+        skip = fields.pop("_skip")
+        for key, value in fields.items():
+            setattr(self, key, value)
+        self.infos = {a: {} for a in self.agents}
+        if skip is not None:
+            self._skip_agent_selection = skip
 
     def require_game(self, what: str) -> None:
         """``RuntimeError`` for ``what`` (a method) called before the first ``reset()``."""

@@ -114,12 +114,6 @@ class Roster:
             return make_level(name, seed)
         return make_agent(name, seed=seed)
 
-    def shared(self, name: str, game_name: str) -> bool:
-        """Whether a seat of ``name`` at a table of ``game_name`` gets the process's one shared
-        instance (a learned player, which keeps no memory of a game) rather than its own."""
-        shared = {"byapar": ("hard", "master", *self.checkpoints), "businessman": ("hard",)}
-        return name in shared[game_name]
-
     def make_businessman(self, name: str, seed: int | None = None) -> BusinessmanPlayer:
         """A Businessman player for one seat: a fresh one, started with ``seed``, for the
         hand-written players (they may remember a plan), the one shared instance for ``hard``

@@ -162,7 +162,7 @@ class TableBase:
         self.players = []
         for s, (name, memory) in enumerate(zip(self.seats, memories, strict=True)):
             player = None if memory is None else self.make_player(roster, name, self.seed + s)
-            if player is not None and not roster.shared(name, self.game_name):
+            if player is not None:  # a shared learned player's memory is empty
                 vars(player).update(memory)
             self.players.append(player)
 
