@@ -196,8 +196,8 @@ def _answer(store: TableStore, table: TableBase, before: int, key: str | None,
     """The table's state as the answer, committed with the change since version ``before``
     and kept under ``key`` for a repeated request, before it is sent."""
     response = JSONResponse(_state(table, moves, seat, held))
-    store.commit(table, before, key, fingerprint, bytes(response.body))
-    return response
+    kept = store.commit(table, before, key, fingerprint, bytes(response.body))
+    return response if kept is None else _replayed(kept)  # another process answered first
 
 
 def _replayed(body: bytes) -> Response:
@@ -208,6 +208,22 @@ def _replayed(body: bytes) -> Response:
 SEAT_SECRET = Header(None, alias="X-Seat-Secret", max_length=8 * 64,
                     description="the secret of a seat at this table (or of its spectators), "
                                 "as created; several separated by commas")
+
+
+def held_seats(table: TableBase, secret: str | None, open_seats: bool,
+               seat_needed: bool = False) -> set[int] | None:
+    """None when seats are open to every client (``open_seats``); else the seats whose
+    secrets the request carries (a spectator's: ``SPECTATOR``), at least one, and with
+    ``seat_needed`` at least one seat's: ``SeatSecretRequired`` (403) otherwise."""
+    if open_seats:
+        return None
+    held = table.holders(secret)
+    if not held or (seat_needed and held <= {SPECTATOR}):
+        raise SeatSecretRequired(
+            "this table's seats are its players': send a seat's secret (given when the "
+            "table was made) in the X-Seat-Secret header"
+            + (", a seat's, not a spectator's" if held else ""), field="X-Seat-Secret")
+    return held
 
 
 def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = None,
@@ -221,22 +237,11 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     async def on_table(table_id: str, work: Callable[[TableBase], Response]) -> Response:
         table = store.get(table_id)
         async with table.queued():
-            return await run_in_threadpool(_locked, store, table, work)
+            return await run_in_threadpool(run_locked, store, table, work)
 
     def seats_held(table: TableBase, secret: str | None, seat_needed: bool = False
                    ) -> set[int] | None:
-        """None when seats are open to every client (``open_seats``); else the seats whose
-        secrets the request carries (a spectator's: ``SPECTATOR``), at least one, and with
-        ``seat_needed`` at least one seat's: ``SeatSecretRequired`` (403) otherwise."""
-        if open_seats:
-            return None
-        held = table.holders(secret)
-        if not held or (seat_needed and held <= {SPECTATOR}):
-            raise SeatSecretRequired(
-                "this table's seats are its players': send a seat's secret (given when the "
-                "table was made) in the X-Seat-Secret header"
-                + (", a seat's, not a spectator's" if held else ""), field="X-Seat-Secret")
-        return held
+        return held_seats(table, secret, open_seats, seat_needed)
 
     @router.post("", status_code=201, response_model=AnyState)
     def create_table(body: CreateTable) -> Response:
@@ -407,8 +412,10 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
     return router
 
 
-def _locked(store: TableStore, table: TableBase, work: Callable[[TableBase], Response]
-            ) -> Response:
+def run_locked(store: TableStore, table: TableBase, work: Callable[[TableBase], Response]
+               ) -> Response:
+    """``work`` on ``table`` under its lock, after reading any newer version from the
+    database."""
     with table.locked():
         store.refresh(table)  # another server process on the database may have changed it
         return work(table)

@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException
 from byapar_env import __version__
 
 from .api_info import decide_router, info_router
+from .api_replays import replays_router
 from .api_tables import tables_router
 from .body_limit import BodyLimit
 from .errors import ApiError
@@ -141,6 +142,7 @@ def create_app(roster: Roster | None = None, pace_ms: int = DEFAULT_PACE_MS,
     app.include_router(info_router(roster, pace_ms, store, slow, max_body_bytes, body_limits))
     app.include_router(decide_router(roster, slow))
     app.include_router(tables_router(roster, store, slow, open_seats))
+    app.include_router(replays_router(store, open_seats))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 
 from byapar_agents.businessman import BusinessmanPlayer, ExpertBusinessmanPlayer
+from byapar_agents.businessman.expert import rent_score
 
 from byapar_env.businessman import (
     ACTION_ID,
@@ -130,6 +131,13 @@ class BusinessmanTable(TableBase):
     def make_player(self, roster: Roster, name: str, seed: int) -> BusinessmanPlayer:
         return roster.make_businessman(name, seed)
 
+    chance_kind = "share of net worth with expected rents"
+
+    def win_chances(self, games: list) -> list[list[float] | None]:
+        # No value network for Businessman: the expert's own judgement of a position.
+        return [None if g.trade is not None else
+                [rent_score(g, s) for s in range(g.num_players)] for g in games]
+
     def person_seats(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p is None]
 
@@ -150,6 +158,8 @@ class BusinessmanTable(TableBase):
     def apply(self, action: Action) -> None:
         """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
         self.caps.apply(self.game, action)
+        if self.record is not None:
+            self.record.add(action)
         self.version += 1
 
     def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,

@@ -63,6 +63,14 @@ class SeatSecretRequired(ApiError):
     code = "seat_secret_required"
 
 
+class ReplayUnavailable(ApiError):
+    """The table's game cannot be replayed to this client now (a game in progress whose seats
+    hold what others may not see, or a table made before replays were recorded)."""
+
+    status = 403
+    code = "replay_unavailable"
+
+
 class NotFound(ApiError):
     status = 404
     code = "not_found"

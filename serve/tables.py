@@ -32,7 +32,7 @@ from typing import Any
 from byapar_agents import ExpertPlayer, LearnedPlayer, NumpyPolicy
 from byapar_agents.businessman import LearnedBusinessmanPlayer
 from byapar_agents.deals import offer_key
-from byapar_agents.value import ValueNet
+from byapar_agents.value import ValueNet, shipped_value
 
 from byapar_env.driver import legal_engine_actions
 from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
@@ -42,7 +42,15 @@ from byapar_env.habits import Habits
 from .codec import action_from_json
 from .database import TableDatabase, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
-from .errors import Conflict, NotFound, ServerBusy, StaleVersion, TableBusy, TooManyTables
+from .errors import (
+    Conflict,
+    NotFound,
+    ReplayUnavailable,
+    ServerBusy,
+    StaleVersion,
+    TableBusy,
+    TooManyTables,
+)
 from .limits import (
     ADVANCE_BUDGET_S,
     IDLE_EVICT_S,
@@ -53,6 +61,7 @@ from .limits import (
     MAX_TABLE_QUEUE,
     MAX_TABLES,
 )
+from .replay import GameRecord, replay_summary
 from .roster import PERSON, Roster
 from .slow import ANSWER_BY_SHARE, KEEP_IN_WORKER, Late, SlowPool, expert_job, expert_state
 
@@ -110,6 +119,8 @@ class TableBase:
         self._replies: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
         self._reply_bytes = 0
         self.players: list = []
+        self.record: GameRecord | None = GameRecord(game)  # None: made before replays
+        self._replay: tuple[int, dict] | None = None  # (version, replay_summary) last made
 
     # ------------------------------------------------------------------ seats' secrets
     def issue_secrets(self) -> dict:
@@ -138,7 +149,8 @@ class TableBase:
         seat as its name and its memory of the game (``player_memory``), the networks left out
         (``restore_players`` makes them again)."""
         state = {k: v for k, v in vars(self).items()
-                 if k not in ("_lock", "_queue_locks", "_waiting", "_replies", "_reply_bytes")}
+                 if k not in ("_lock", "_queue_locks", "_waiting", "_replies", "_reply_bytes",
+                              "_replay")}
         # a person: None; a shared learned player: no memory to keep
         state["players"] = [None if p is None else {} if isinstance(p, _SHARED_TYPES)
                             else player_memory(p) for p in self.players]
@@ -146,6 +158,8 @@ class TableBase:
 
     def __setstate__(self, state: dict) -> None:
         vars(self).update(state)
+        self.__dict__.setdefault("record", None)  # a snapshot from before replays
+        self._replay = None
         self._lock = threading.Lock()
         self._queue_locks = weakref.WeakKeyDictionary()
         self._waiting = 0
@@ -169,6 +183,37 @@ class TableBase:
     def make_player(self, roster: Roster, name: str, seed: int) -> object:
         """A computer player of this table's game for one seat."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ replays
+    chance_kind = ""  # what ``win_chances`` reads a position by, as a replay says it
+
+    def win_chances(self, games: list) -> list[list[float] | None]:
+        """Each seat's chance of winning each of ``games`` (positions of this table's game);
+        None for a position with an offer waiting for its answer."""
+        raise NotImplementedError
+
+    def replay_summary(self) -> dict:
+        """The game so far move by move (``replay.replay_summary``), made once a version."""
+        if self.record is None:
+            raise ReplayUnavailable("this table was made before this server recorded games: "
+                                    "it has no replay", field="table_id")
+        if self._replay is None or self._replay[0] != self.version:
+            summary = replay_summary(self.record, type(self.game), self.win_chances,
+                                     self.chance_kind)
+            self._replay = (self.version, summary)
+        return self._replay[1]
+
+    def position_after(self, moves: int) -> TableBase:
+        """A copy of this table that shows its game after its first ``moves`` actions (its
+        version is ``moves``); the copy shares everything else and must not be played."""
+        if self.record is None:
+            raise ReplayUnavailable("this table was made before this server recorded games: "
+                                    "it has no replay", field="table_id")
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view.game = self.record.position(type(self.game), moves)
+        view.version = moves
+        return view
 
     @asynccontextmanager
     async def queued(self) -> AsyncIterator[TableBase]:
@@ -280,6 +325,12 @@ class Table(TableBase):
     def make_player(self, roster: Roster, name: str, seed: int) -> object:
         return roster.make(name, seed)
 
+    chance_kind = "value network"
+
+    def win_chances(self, games: list) -> list[list[float] | None]:
+        judged = iter(shipped_value().table_chances([g for g in games if g.offer is None]))
+        return [None if g.offer is not None else next(judged) for g in games]
+
     @property
     def pre_roll_actions(self) -> int:
         """Actions taken before rolling in the current turn (the environment's cap applies)."""
@@ -301,6 +352,8 @@ class Table(TableBase):
         except IllegalActionError:
             self.habits.restore(undo)
             raise
+        if self.record is not None:
+            self.record.add(action)
         self.version += 1
         if action.kind == ActionKind.OFFER_TRADE:
             # Only this turn's entries matter: the set holds a few entries at most.
@@ -515,11 +568,15 @@ class TableStore:
             except VersionTaken:
                 table.version = -1  # refresh() reloads whatever the database holds
                 self.refresh(table)
+                kept = self.replay(table, key, fingerprint)
+                if kept is not None:
+                    return kept
                 raise StaleVersion(
                     f"another server changed table {table.id} first (version {table.version} "
                     "now); read it again and choose anew", field="version",
                     version=table.version) from None
         table.remember(key, fingerprint, body)
+        return None
 
     def remove(self, table_id: str) -> None:
         with self._lock:
