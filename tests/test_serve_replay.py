@@ -140,7 +140,7 @@ def test_a_position_past_the_end_is_refused_by_name(finished) -> None:
     assert client.get(f"{url}/replay/-1").status_code == 422
 
 
-def test_with_secret_seats_a_game_is_replayed_once_over_to_its_holders() -> None:
+def test_with_secret_seats_a_game_is_replayed_once_over_by_its_link_alone() -> None:
     client = TestClient(create_app(open_seats=False))
     r = client.post("/v1/tables", json={"seats": ["person", "medium", "easy"], "seed": 2,
                                         "rules": {"rounds": 6}})
@@ -148,10 +148,11 @@ def test_with_secret_seats_a_game_is_replayed_once_over_to_its_holders() -> None
     url = f"/v1/tables/{table['id']}"
     mine = {HEADER: table["secrets"]["seats"]["0"]}
     watcher = {HEADER: table["secrets"]["spectator"]}
-    assert client.get(f"{url}/replay").status_code == 403  # no secret
-    refused = client.get(f"{url}/replay", headers=mine)
-    assert refused.status_code == 403 and refused.json()["error"] == "replay_unavailable"
-    assert "dice to come" in refused.json()["detail"]
+    for headers in (None, mine):  # not before the end, even to a seat
+        refused = client.get(f"{url}/replay", headers=headers)
+        assert refused.status_code == 403 and refused.json()["error"] == "replay_unavailable"
+        assert "dice to come" in refused.json()["detail"]
+        assert client.get(f"{url}/replay/0", headers=headers).status_code == 403
     # the person drops out: the computers finish the game
     state = client.get(url, headers=mine).json()
     for _ in range(300):
@@ -165,9 +166,10 @@ def test_with_secret_seats_a_game_is_replayed_once_over_to_its_holders() -> None
             choice = legal.get("drop_out", legal.get("roll", next(iter(legal.values()))))
             state = client.post(f"{url}/actions", json={"id": choice}, headers=mine).json()
     assert state["to_move"] is None
-    for headers in (mine, watcher):
+    for headers in (mine, watcher, None):
         r = client.get(f"{url}/replay", headers=headers)
         assert r.status_code == 200 and r.json()["moves"] > 0
+    assert client.get(f"{url}/replay/3").json()["replay"]["moves"] == 3
 
 
 def test_a_businessman_game_is_replayed_once_over_with_its_estimate() -> None:
