@@ -1,5 +1,10 @@
 """Tables kept in a database, so that a restart, a deploy or a crash loses no game.
 
+``Database`` is what the table store needs of one; ``open_database`` opens one by its name
+(``byapar serve --database``): a file path or ``sqlite:///PATH`` for SQLite, here
+(``TableDatabase``), or ``postgresql://...`` for PostgreSQL (``database_postgres.py``, with the
+``postgres`` extra), which several server processes on several machines may share.
+
 SQLite, from the standard library: a file beside the server (``byapar serve --database
 FILE``), no set-up. Each table is one row: its id, its game, its version, whether its game is
 over, when it last changed, and a snapshot of the whole table (the game, the seats, every
@@ -25,6 +30,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 SCHEMA_VERSION = 1
 # The snapshots' own format (serve/tables.py ``TableBase.__getstate__``): a server refuses rows
@@ -61,6 +67,62 @@ create table if not exists replies (
 );
 create index if not exists replies_created on replies (created);
 """
+
+
+class Database(Protocol):
+    """What the table store (``serve/tables.py``) needs of a database, SQLite's or
+    PostgreSQL's: the same calls with the same guarantees."""
+
+    reply_ttl_s: float
+
+    def insert(self, table_id: str, game_name: str, version: int, finished: bool,
+               snapshot: object) -> None: ...
+
+    def commit(self, table_id: str, before: int, version: int, finished: bool,
+               snapshot: object, reply: tuple[str, str, bytes] | None = None) -> None: ...
+
+    def version(self, table_id: str) -> int | None: ...
+
+    def load(self, table_id: str) -> object | None: ...
+
+    def ids(self) -> list[str]: ...
+
+    def delete(self, table_id: str, version: int | None = None) -> bool: ...
+
+    def reply(self, table_id: str, key: str) -> tuple[str, bytes] | None: ...
+
+    def expire(self, finished_after_s: float | None) -> int: ...
+
+    def close(self) -> None: ...
+
+
+SQLITE_PREFIX = "sqlite:///"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def open_database(name: str, reply_ttl_s: float = 86_400.0, clock=time.time) -> Database:
+    """The database ``name`` names: ``postgresql://...`` (or ``postgres://``) for PostgreSQL,
+    ``sqlite:///PATH`` or a plain file path for SQLite. ``DatabaseError`` for another scheme,
+    or for PostgreSQL without its driver (the ``postgres`` extra)."""
+    scheme, sep, _ = name.partition("://")
+    if not sep:
+        return TableDatabase(name, reply_ttl_s=reply_ttl_s, clock=clock)
+    if scheme.lower() == "sqlite":
+        # as SQLAlchemy reads it: sqlite:///rel/path, sqlite:////abs/path
+        path = name[len(SQLITE_PREFIX):] if name.startswith(SQLITE_PREFIX) else ""
+        if not path:
+            raise DatabaseError(f"{name!r}: an SQLite database is sqlite:///PATH (a relative "
+                                "path) or sqlite:////PATH (an absolute one)")
+        return TableDatabase(path, reply_ttl_s=reply_ttl_s, clock=clock)
+    if scheme.lower() in POSTGRES_SCHEMES:
+        try:
+            from .database_postgres import PostgresDatabase
+        except ImportError as exc:
+            raise DatabaseError(f"a PostgreSQL database needs the psycopg package ({exc}): "
+                                "pip install 'byapar-env[postgres]'") from None
+        return PostgresDatabase(name, reply_ttl_s=reply_ttl_s, clock=clock)
+    raise DatabaseError(f"unknown database {scheme + '://'!r}: give a file path, "
+                        "sqlite:///PATH or postgresql://USER@HOST/NAME")
 
 
 class TableDatabase:
@@ -100,21 +162,21 @@ class TableDatabase:
         with self._lock:
             self._db.execute("insert into tables values (?, ?, ?, ?, ?, ?)",
                              (table_id, game_name, version, int(finished), self.clock(),
-                              _dump(snapshot)))
+                              dump_snapshot(snapshot)))
 
     def commit(self, table_id: str, before: int, version: int, finished: bool,
                snapshot: object, reply: tuple[str, str, bytes] | None = None) -> None:
         """The table changed from version ``before`` to ``version``: its new snapshot, and the
         answer kept under ``reply`` (key, fingerprint, body), in one transaction.
         ``VersionTaken`` if the row is no longer at ``before`` (another process got there)."""
-        now = self.clock()
+        now, data = self.clock(), dump_snapshot(snapshot)
         with self._lock:
             db = self._db
             db.execute("begin immediate")
             try:
                 cur = db.execute("update tables set version = ?, finished = ?, updated = ?, "
                                  "snapshot = ? where id = ? and version = ?",
-                                 (version, int(finished), now, _dump(snapshot), table_id, before))
+                                 (version, int(finished), now, data, table_id, before))
                 if cur.rowcount != 1:
                     raise VersionTaken(table_id)
                 if reply is not None:
@@ -137,17 +199,28 @@ class TableDatabase:
         with self._lock:
             row = self._db.execute("select snapshot from tables where id = ?",
                                    (table_id,)).fetchone()
-        return None if row is None else _load(row[0])
+        return None if row is None else load_snapshot(row[0])
 
     def ids(self) -> list[str]:
         """Every table's id, the most recently changed last."""
         with self._lock:
             return [r[0] for r in self._db.execute("select id from tables order by updated")]
 
-    def delete(self, table_id: str) -> bool:
+    def delete(self, table_id: str, version: int | None = None) -> bool:
+        """Drop the table and its kept answers (with ``version``: only if it is still at that
+        version); whether it was there to drop."""
         with self._lock:
-            self._db.execute("delete from replies where table_id = ?", (table_id,))
-            cur = self._db.execute("delete from tables where id = ?", (table_id,))
+            db = self._db
+            db.execute("begin immediate")
+            try:
+                cur = db.execute("delete from tables where id = ? and (? is null or version = ?)",
+                                 (table_id, version, version))
+                if cur.rowcount == 1:
+                    db.execute("delete from replies where table_id = ?", (table_id,))
+                db.execute("commit")
+            except BaseException:
+                db.execute("rollback")
+                raise
         return cur.rowcount == 1
 
     # -------------------------------------------------------------- kept answers
@@ -181,11 +254,13 @@ class TableDatabase:
             self._db.close()
 
 
-def _dump(snapshot: object) -> bytes:
+def dump_snapshot(snapshot: object) -> bytes:
+    """A snapshot as stored, with the snapshot format it was written in."""
     return pickle.dumps((SNAPSHOT_FORMAT, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _load(data: bytes) -> object:
+def load_snapshot(data: bytes) -> object:
+    """A stored snapshot; ``DatabaseError`` for one written in another snapshot format."""
     fmt, snapshot = pickle.loads(data)
     if fmt != SNAPSHOT_FORMAT:
         raise DatabaseError(f"a table snapshot of format {fmt}, not this server's "

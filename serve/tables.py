@@ -40,7 +40,7 @@ from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
 from .codec import action_from_json
-from .database import TableDatabase, VersionTaken
+from .database import Database, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import (
     Conflict,
@@ -465,7 +465,7 @@ class TableStore:
 
     def __init__(self, max_tables: int = MAX_TABLES, idle_evict_s: float = IDLE_EVICT_S,
                  advance_budget_s: float = ADVANCE_BUDGET_S,
-                 database: TableDatabase | None = None, roster: Roster | None = None,
+                 database: Database | None = None, roster: Roster | None = None,
                  expire_finished_s: float | None = None) -> None:
         self.max_tables = max_tables
         self.idle_evict_s = idle_evict_s
@@ -505,7 +505,8 @@ class TableStore:
                         "later")
                 del self._tables[oldest_id]
                 if self.database is not None:
-                    self.database.delete(oldest_id)
+                    # not if another server process changed it since: it is in use there
+                    self.database.delete(oldest_id, version=oldest.version)
             if self.database is not None:
                 self.database.insert(table.id, table.game_name, table.version,
                                      table.game.is_over, table)
@@ -555,11 +556,12 @@ class TableStore:
         return table.replay(key, fingerprint)
 
     def commit(self, table: TableBase, before: int, key: str | None = None,
-               fingerprint: str = "", body: bytes = b"") -> None:
+               fingerprint: str = "", body: bytes = b"") -> bytes | None:
         """The table changed since version ``before`` (or answered a keyed request): kept in
         memory and, with a database, written there in one transaction with the answer, before
-        the answer is sent. ``StaleVersion`` if another process changed it first; this one's
-        change is then dropped."""
+        the answer is sent. If another process changed it first, this one's change is dropped:
+        the answer that process kept for the same keyed request is returned, to be sent in
+        place of this one (the request came to both); ``StaleVersion`` otherwise."""
         if self.database is not None and (table.version != before or key is not None):
             reply = (key, fingerprint, body) if key is not None else None
             try:

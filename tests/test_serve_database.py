@@ -179,9 +179,10 @@ def test_deleting_a_table_deletes_it_from_the_database(tmp_path) -> None:
     assert app_on(db).get(f"/v1/tables/{table}").status_code == 404
 
 
-def _serve(db, port: int = 0) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--port", str(port),
-                             "--database", str(db), "--slow-workers", "0"],
+def _serve(db, *flags: str) -> tuple[subprocess.Popen, str]:
+    """``byapar serve`` on a free port with the tables in ``db`` (a file or a URL)."""
+    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--port", "0",
+                             "--database", str(db), "--slow-workers", "0", *flags],
                             stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
