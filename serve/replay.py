@@ -15,6 +15,7 @@ so its chances are each seat's share of the table's net worth with its lots' exp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ MAX_RECORDED_MOVES = 50_000  # far above a 100-round game; a table records no mo
 SWINGS = 5  # the biggest swings marked on a replay
 MIN_SWING = 0.05  # a smaller change of a win chance is not named as a swing
 MOVE_TEXT_CHARS = 160  # a swing's text, cut to this
+ROUND_LINE = re.compile(r"Round \d+$")  # a new round's heading names no move
 BATCH = 256  # positions judged together (one forward pass of the value network)
 
 
@@ -59,7 +61,7 @@ def _rounded(chances: list[float]) -> list[float]:
 
 def _move_text(action: object, lines: list[str]) -> str:
     """What a move did, as its log says it (the action's own name if it wrote nothing)."""
-    text = "; ".join(line for line in lines if line) or str(action)
+    text = "; ".join(line for line in lines if line and not ROUND_LINE.match(line)) or str(action)
     return text if len(text) <= MOVE_TEXT_CHARS else text[:MOVE_TEXT_CHARS - 1] + "…"
 
 

@@ -346,6 +346,7 @@ function render(st) {
   renderHoldings(st);
   renderLog(st);
   renderResult(st);
+  Replay.offer(st);
   schedule(st);
 }
 
@@ -1191,7 +1192,8 @@ async function init() {
 async function openFromHash() {
   // #t=ID opens that table: a reload, a bookmark, or a link to a table made through the API.
   // #t=ID&s=SECRET is a seat's link (a game site hands each person theirs): the page keeps
-  // the secret for the table, then shows the address without it.
+  // the secret for the table, then shows the address without it. #r=ID is a replay.
+  if (location.hash.startsWith("#r=")) return Replay.openFromHash();
   const m = location.hash.match(/^#t=([0-9a-f]{1,64})(?:&s=([A-Za-z0-9_,-]{1,600}))?$/);
   if (!m) return false;
   if (m[2]) {
@@ -1208,4 +1210,6 @@ async function openFromHash() {
   }
 }
 
-init();
+// After every script of the page has run: init() may open a Businessman table or a replay,
+// whose code comes in the scripts after this one.
+document.addEventListener("DOMContentLoaded", init);

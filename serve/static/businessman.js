@@ -62,6 +62,7 @@ const BM = {
     BM.renderCells(st);
     BM.renderPlayers(st);
     BM.renderLog(st);
+    Replay.offer(st);
     BM.schedule();
   },
 
