@@ -61,7 +61,8 @@ def _rounded(chances: list[float]) -> list[float]:
 
 def _move_text(action: object, lines: list[str]) -> str:
     """What a move did, as its log says it (the action's own name if it wrote nothing)."""
-    text = "; ".join(line for line in lines if line and not ROUND_LINE.match(line)) or str(action)
+    # a card's text ends with a full stop: not before the "; " that joins it to the next
+    text = "; ".join(line.removesuffix(".") for line in lines if line) or str(action)
     return text if len(text) <= MOVE_TEXT_CHARS else text[:MOVE_TEXT_CHARS - 1] + "…"
 
 
@@ -100,8 +101,9 @@ def replay_summary(record: GameRecord, game_class: type,
         deltas = [a - b for a, b in zip(frame["chances"], before, strict=True)]
         moved = max(range(len(deltas)), key=lambda s: abs(deltas[s]))
         if abs(deltas[moved]) >= MIN_SWING:
+            lines = [x for x in pending + frame["log"] if not ROUND_LINE.match(x)]
             swings.append({"n": frame["n"], "seat": moved, "points": round(deltas[moved] * 100),
-                           "text": _move_text(frame["action"], pending + frame["log"])})
+                           "text": _move_text(frame["action"], lines), "lines": lines})
         before = frame["chances"]
         pending = []
     swings.sort(key=lambda s: -abs(s["points"]))

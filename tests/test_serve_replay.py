@@ -110,7 +110,9 @@ def test_the_swings_are_the_biggest_changes_of_one_seats_chance(finished) -> Non
         while k >= 0 and data["frames"][k]["chances"] == frame_before(data, k):
             lines = data["frames"][k]["log"] + lines
             k -= 1
-        text = "; ".join(x for x in lines if not x.startswith("Round ")) or frame["action"]
+        lines = [x for x in lines if not x.startswith("Round ")]
+        assert swing["lines"] == lines
+        text = "; ".join(x.removesuffix(".") for x in lines) or frame["action"]
         assert swing["text"] == (text if len(text) <= 160 else text[:159] + "…")
 
 

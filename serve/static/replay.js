@@ -11,6 +11,8 @@ const Replay = {
   cache: new Map(),  // moves -> table state (the latest few)
   timer: null,
   asking: 0,  // the latest position asked for: an older answer is dropped
+  named: false,  // whether the swings are listed (once a position gives the seats' names)
+  said: new Map(),  // move -> its swing's words
   CACHE: 64,
   STEP_MS: 450,
 
@@ -61,7 +63,7 @@ const Replay = {
     $("replay-kind").textContent = data.chance_kind === "value network"
       ? "Win chance by the value network after each move"
       : "Share of the table's worth (with rents to come) after each move";
-    Replay.drawSwings();
+    Replay.named = false;
     await Replay.go(data.moves);
     return true;
   },
@@ -109,8 +111,9 @@ const Replay = {
     const frame = n > 0 ? data.frames[n - 1] : null;
     $("replay-where").textContent = `Move ${n} of ${data.moves}` +
       (frame ? ` · round ${frame.round}` : " · the start");
-    $("replay-said").textContent = frame ? Replay.words(frame.log.join("; ") || frame.action, st)
-      : "";
+    $("replay-said").textContent = frame
+      ? (Replay.joined(frame.log.map((x) => Replay.line(x, st))) || frame.action) : "";
+    if (!Replay.named) Replay.drawSwings(st);
     Replay.drawGraph();
   },
 
@@ -130,7 +133,22 @@ const Replay = {
       $("table").hidden = false;
       S.state = null;
       render(st);
+      // nobody is deciding in a replay: no "is thinking" under the board
+      $("controls").replaceChildren(el("p", "hint", "A replay: step through it above."));
     }
+  },
+
+  // A log line in the table's words: Byapar's offers read as offers (app.js humanLine);
+  // the seats named as at the table.
+  line(text, st) {
+    if (!st) return Replay.words(text);
+    if (st.game_name !== "businessman") return humanLine(text, st);
+    return typeof seatWords === "function" ? seatWords(text, st) : Replay.words(text);
+  },
+
+  // lines joined as one sentence (a card's text ends with a full stop: not before "; ")
+  joined(lines) {
+    return lines.map((x) => x.replace(/\.$/, "")).join("; ");
   },
 
   seatName(s) {
@@ -164,7 +182,9 @@ const Replay = {
   drawGraph() {
     const data = Replay.data;
     const svg = $("replay-graph");
-    const W = 600, H = 170, L = 42, T = 10, B = 20;
+    // one unit of the drawing a pixel of the screen: text keeps its size on a phone
+    const W = Math.max(300, Math.round(svg.getBoundingClientRect().width) || 600);
+    const H = 170, L = 42, T = 10, B = 20;
     const x = (n) => L + (W - L - 6) * (data.moves ? n / data.moves : 0);
     const y = (c) => T + (H - T - B) * (1 - c);
     const ns = "http://www.w3.org/2000/svg";
@@ -210,10 +230,15 @@ const Replay = {
 
   swingText(sw) {
     const pts = (sw.points > 0 ? "+" : "−") + Math.abs(sw.points);
-    return `Move ${sw.n}: ${Replay.words(sw.text)} (${Replay.seatName(sw.seat)} ${pts} points)`;
+    const said = Replay.said.get(sw.n) || Replay.words(sw.text);
+    return `Move ${sw.n}: ${said} (${Replay.seatName(sw.seat)} ${pts} points)`;
   },
 
-  drawSwings() {
+  // The swings listed, in the table's words (``st``: a position, for the seats' names).
+  drawSwings(st) {
+    Replay.named = true;
+    Replay.said = new Map(Replay.data.swings.map((sw) => [sw.n,
+      Replay.joined(sw.lines.map((x) => Replay.line(x, st))) || sw.text]));
     const list = $("replay-swings");
     list.replaceChildren();
     for (const sw of Replay.data.swings) {
@@ -228,7 +253,7 @@ const Replay = {
   // a click on the graph: the move under it
   pick(event) {
     const box = $("replay-graph").getBoundingClientRect();
-    const share = (event.clientX - box.left - box.width * 42 / 600) / (box.width * 552 / 600);
+    const share = (event.clientX - box.left - 42) / (box.width - 48);
     Replay.stop();
     Replay.go(Math.round(Math.max(0, Math.min(1, share)) * Replay.data.moves));
   },
@@ -267,6 +292,7 @@ const Replay = {
       const id = S.tableId || (BM.state && BM.state.id);
       if (id) location.hash = `#r=${id}`;
     });
+    window.addEventListener("resize", () => { if (Replay.data) Replay.drawGraph(); });
     document.addEventListener("keydown", (e) => {
       if (!Replay.active() || e.target.closest("input, select, textarea")) return;
       if (e.key === "ArrowLeft") { Replay.stop(); Replay.go(Replay.at - 1); }
