@@ -16,9 +16,16 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+import warnings
 
 import psycopg
 import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from byapar_serve.app import create_app
 from byapar_serve.cli import main as serve_main
 from byapar_serve.database import SCHEMA_VERSION, DatabaseError, VersionTaken, open_database
 from byapar_serve.database_postgres import PostgresDatabase, redact
@@ -51,15 +58,7 @@ def url(server) -> str:
     return server.url.replace("/postgres?", f"/{name}?")
 
 
-def app_on(url: str):
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
-
-    from byapar_serve.app import create_app
-
+def app_on(url: str) -> TestClient:
     store = TableStore(database=open_database(url), roster=ROSTER)
     return TestClient(create_app(ROSTER, store=store))
 
@@ -155,6 +154,25 @@ def test_a_table_made_by_one_process_is_played_by_the_other(url) -> None:
     # a table deleted by one is gone for the other
     assert a.delete(table).status_code == 204
     assert b.get(table).status_code == 404
+
+
+def test_a_full_server_drops_a_table_from_the_database_only_if_no_other_changed_it(url) -> None:
+    def full_store():  # room for one table, and any table idle long enough to go
+        store = TableStore(max_tables=1, idle_evict_s=0.0, database=open_database(url),
+                           roster=ROSTER)
+        return store, TestClient(create_app(ROSTER, store=store))
+
+    (_, a), (_, b) = full_store(), full_store()
+    made = [a.post("/v1/tables", json={"seats": ["person", "person"], "seed": 1}).json()]
+    first = f"/v1/tables/{made[0]['id']}"
+    assert b.post(f"{first}/actions", json={"id": made[0]["legal"][0]["id"]}).status_code == 200
+    for seed in (2, 3):  # each new table makes room by dropping the one before
+        made.append(a.post("/v1/tables", json={"seats": ["person", "person"],
+                                               "seed": seed}).json())
+    second = f"/v1/tables/{made[1]['id']}"
+    assert b.get(first).json()["version"] == 1  # kept: the other server played it meanwhile
+    assert b.get(second).status_code == 404  # dropped: nobody else had changed it
+    assert a.get(first).json()["version"] == 1
 
 
 def test_a_server_follows_the_database_through_its_restart(url, server) -> None:

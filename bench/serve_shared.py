@@ -1,0 +1,174 @@
+"""Two ``byapar serve`` processes sharing one database: duplicate actions sent to both at once.
+
+    python -m bench.serve_shared --duplicates 1000 [--workers 8] [--sqlite] [--json PATH]
+
+Starts a PostgreSQL server of its own (``bench/temp_postgres.py``: Debian's ``postgresql``
+package, a temporary folder, a Unix socket only, fsync on as a site would run it), then two
+server processes on free loopback ports with ``--database postgresql://...`` (``--sqlite``:
+one SQLite file instead). ``--workers`` threads each play a table of two people; each of N
+actions goes to both processes at the same moment (two connections released together), a
+third with the table's ``version``, a third with an ``idempotency_key``, a third with both.
+After each pair the table must be exactly one action further: its version one higher and its
+game the one the action makes applied once on the client's own engine (read from either
+process, in turn). A keyed pair is also counted when both answers are the first one, byte for
+byte, one of them marked ``Idempotent-Replayed``. A further N/10 pairs with neither guard show
+what an unguarded retry does across processes.
+
+Both servers and the clients share this machine's cores; nothing but loopback addresses and
+the database's socket is contacted (proxies in the environment are ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from .serve_load import MODES, _applied_once, free_port, stop_server
+from .temp_postgres import TempPostgres
+
+START_TIMEOUT_S = 60
+
+
+def start_server(port: int, database: str) -> subprocess.Popen:
+    """``byapar serve`` on ``port`` with its tables in ``database``, seats open (the clients
+    name none), answered once it answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
+                             "--port", str(port), "--pace-ms", "0", "--open-seats",
+                             "--slow-workers", "0", "--database", database],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False
+                      ).raise_for_status()
+            return proc
+        except httpx.HTTPError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("byapar serve did not start: "
+                                   + proc.stderr.read().decode(errors="replace")) from None
+            time.sleep(0.2)
+
+
+def pair_worker(bases: list[str], pairs: list[str], seed: int, out: dict,
+                lock: threading.Lock) -> None:
+    """Send each action of ``pairs`` (a guard mode each) to both servers at once, on one
+    table."""
+    clients = [httpx.Client(base_url=b, timeout=30, trust_env=False) for b in bases]
+    pool = concurrent.futures.ThreadPoolExecutor(2)
+    try:
+        state = None
+        for n, mode in enumerate(pairs):
+            if state is None or state["to_move"] is None:
+                state = clients[n % 2].post("/v1/tables", json={
+                    "seats": ["person", "person"], "seed": seed * 1000 + n}).json()
+            url = f"/v1/tables/{state['id']}"
+            entry = next((e for e in state["legal"] if e["id"] == 0), state["legal"][0])
+            body: dict = {"id": entry["id"]}
+            if mode in ("version", "both"):
+                body["version"] = state["version"]
+            if mode in ("key", "both"):
+                body["idempotency_key"] = f"{seed}-{n}"
+            barrier = threading.Barrier(2)
+
+            def send(client: httpx.Client, body: dict = body, url: str = url,
+                     barrier: threading.Barrier = barrier) -> httpx.Response:
+                barrier.wait()
+                return client.post(f"{url}/actions", json=body)
+
+            answers = list(pool.map(send, clients))
+            after = clients[(n + 1) % 2].get(url).json()
+            twice = after["version"] != state["version"] + 1 or (
+                after["game"] != _applied_once(state, entry))
+            codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
+            first_answer = ([r.status_code for r in answers] == [200, 200]
+                            and answers[0].content == answers[1].content
+                            and sorted(str(r.headers.get("Idempotent-Replayed"))
+                                       for r in answers) == ["None", "true"])
+            with lock:
+                row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {},
+                                            "both_first_answer": 0})
+                row["pairs"] += 1
+                row["applied_twice"] += int(twice)
+                row["answers"][codes] = row["answers"].get(codes, 0) + 1
+                row["both_first_answer"] += int(first_answer)
+            state = after
+    finally:
+        pool.shutdown()
+        for c in clients:
+            c.close()
+
+
+def run_pairs(bases: list[str], count: int, workers: int) -> dict:
+    """``count`` guarded pairs (the three modes in turn) and ``count // 10`` unguarded ones."""
+    modes = [MODES[i % 3] for i in range(count)] + ["none"] * (count // 10)
+    random.Random(0).shuffle(modes)
+    out: dict = {}
+    lock = threading.Lock()
+    start = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(workers) as tables:
+        for done in [tables.submit(pair_worker, bases, modes[w::workers], w, out, lock)
+                     for w in range(workers)]:
+            done.result()
+    guarded = [out.get(m, {"pairs": 0, "applied_twice": 0}) for m in MODES]
+    return {"seconds": time.perf_counter() - start, "workers": workers,
+            "guarded_pairs": sum(r["pairs"] for r in guarded),
+            "guarded_applied_twice": sum(r["applied_twice"] for r in guarded),
+            "by_mode": out}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--duplicates", type=int, default=1000, metavar="N",
+                    help="guarded actions sent to both servers at once (default: %(default)s)")
+    ap.add_argument("--workers", type=int, default=8, help="tables played at once (1-32)")
+    ap.add_argument("--sqlite", action="store_true",
+                    help="share one SQLite file instead of a PostgreSQL database")
+    ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    args = ap.parse_args(argv)
+    if not 1 <= args.workers <= 32 or not 1 <= args.duplicates <= 100_000:
+        ap.error("--workers 1 to 32 and --duplicates 1 to 100,000")
+    with tempfile.TemporaryDirectory(prefix="serve-shared-") as folder:
+        pg = None if args.sqlite else TempPostgres(durable=True)
+        database = str(Path(folder) / "tables.sqlite3") if pg is None else pg.start()
+        procs = []
+        try:
+            ports = [free_port(), free_port()]
+            while ports[1] == ports[0]:
+                ports[1] = free_port()
+            procs = [start_server(port, database) for port in ports]
+            result = run_pairs([f"http://127.0.0.1:{p}" for p in ports], args.duplicates,
+                               args.workers)
+        finally:
+            for proc in procs:
+                stop_server(proc)
+            if pg is not None:
+                pg.stop()
+    result["database"] = "sqlite" if args.sqlite else "postgresql"
+    print(f"two processes on one {result['database']} database ({args.workers} tables, "
+          f"{result['seconds']:.1f} s): {result['guarded_applied_twice']} of "
+          f"{result['guarded_pairs']} guarded pairs applied twice")
+    for mode, row in sorted(result["by_mode"].items()):
+        answers = ", ".join(f"[{k}] x{v}" for k, v in sorted(row["answers"].items()))
+        first = (f"  both the first answer {row['both_first_answer']}"
+                 if mode in ("key", "both") else "")
+        print(f"  {mode:<8} {row['pairs']:>5} pairs  applied twice {row['applied_twice']:>4}"
+              f"  answers {answers}{first}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return result
+
+
+if __name__ == "__main__":
+    main()
