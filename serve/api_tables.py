@@ -248,6 +248,8 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
         """Seat players at a new table (or a loaded game) and return its state. ``game``:
         "byapar" (the default) or "businessman"."""
         table = _new_table(body, roster, store)
+        if body.save is not None and "record" in body.save:  # a save that can be replayed
+            table.adopt_record(body.save["record"])
         secrets_given = None if open_seats else table.issue_secrets()
         store.add(table)
         with table.locked():
@@ -396,6 +398,12 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 assert isinstance(table, Table)
                 data = table_save(table.seats, table.game, table.pre_roll_actions,
                                   hide_chance=held is not None and not table.game.is_over)
+            # its record, where a replay may be shown (api_replays): a loaded save replays
+            if table.game.is_over or (held is None
+                                      and not find_game(table.game_name).hidden_information):
+                record = table.saved_record()
+                if record is not None:
+                    data["record"] = record
             return JSONResponse(data, headers={"Content-Disposition": "attachment; filename="
                                                f'"{table.game_name}-{table.id}.json"'})
 

@@ -133,6 +133,15 @@ class BusinessmanTable(TableBase):
 
     chance_kind = "share of net worth with expected rents"
 
+    def encode_action(self, action: Action) -> object:
+        return ACTION_ID[action]  # its place in the game's fixed list of actions
+
+    def decode_action(self, data: object, field: str) -> Action:
+        if type(data) is not int or not 0 <= data < len(ALL_ACTIONS):
+            raise InvalidInput(f"{field} must be an action id from 0 to {len(ALL_ACTIONS) - 1}",
+                               field=field)
+        return ALL_ACTIONS[data]
+
     def win_chances(self, games: list) -> list[list[float] | None]:
         # No value network for Businessman: the expert's own judgement of a position.
         return [None if g.trade is not None else

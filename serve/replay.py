@@ -15,9 +15,14 @@ so its chances are each seat's share of the table's net worth with its lots' exp
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
+
+from byapar_env.core.errors import GameStateError, IllegalActionError
+
+from .errors import BadSavedGame
 
 MAX_RECORDED_MOVES = 50_000  # far above a 100-round game; a table records no more than this
 SWINGS = 5  # the biggest swings marked on a replay
@@ -53,6 +58,48 @@ class GameRecord:
         for action in self.actions[:moves]:
             game.apply(action)
         return game
+
+
+def record_json(record: GameRecord, encode: Callable[[Any], object]) -> dict:
+    """The record as a table save carries it: the saved game it began from and every action
+    (``encode``: the game's action as JSON)."""
+    return {"opening": json.loads(record.opening), "complete": record.complete,
+            "actions": [encode(action) for action in record.actions]}
+
+
+def read_record(data: object, game: Any, decode: Callable[[object, str], Any],
+                field: str = "save.record") -> GameRecord:
+    """The record of a table save (``record_json``), checked: its actions played from its
+    opening must be legal and lead to ``game``, the save's own game (a record cut at its bound
+    is checked as far as it goes). ``BadSavedGame`` (or the decoder's ``InvalidInput``)
+    naming what is wrong otherwise."""
+    if (not isinstance(data, dict) or not isinstance(data.get("opening"), dict)
+            or not isinstance(data.get("actions"), list)):
+        raise BadSavedGame(f"{field} must be an object with 'opening' (a saved game) and "
+                           "'actions' (a list)", field=field)
+    actions = data["actions"]
+    if len(actions) > MAX_RECORDED_MOVES:
+        raise BadSavedGame(f"{field}.actions holds at most {MAX_RECORDED_MOVES:,} moves",
+                           field=f"{field}.actions")
+    game_class = type(game)
+    try:
+        record = GameRecord(game_class.from_json(json.dumps(data["opening"])))
+    except GameStateError as exc:
+        raise BadSavedGame(f"{field}.opening: {type(exc).__name__}: {exc}",
+                           field=f"{field}.opening") from None
+    replayed = record.start(game_class)
+    for k, item in enumerate(actions):
+        action = decode(item, f"{field}.actions[{k}]")
+        try:
+            replayed.apply(action)
+        except IllegalActionError as exc:
+            raise BadSavedGame(f"{field}.actions[{k}] is not legal there: {exc}",
+                               field=f"{field}.actions[{k}]") from None
+        record.actions.append(action)
+    record.complete = data.get("complete", True) is not False
+    if record.complete and replayed.to_json() != game.to_json():
+        raise BadSavedGame(f"{field}: its moves do not lead to the saved game", field=field)
+    return record
 
 
 def _rounded(chances: list[float]) -> list[float]:

@@ -39,7 +39,7 @@ from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phas
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
-from .codec import action_from_json
+from .codec import action_from_json, action_to_json
 from .database import Database, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import (
@@ -61,7 +61,7 @@ from .limits import (
     MAX_TABLE_QUEUE,
     MAX_TABLES,
 )
-from .replay import GameRecord, replay_summary
+from .replay import GameRecord, read_record, record_json, replay_summary
 from .roster import PERSON, Roster
 from .slow import ANSWER_BY_SHARE, KEEP_IN_WORKER, Late, SlowPool, expert_job, expert_state
 
@@ -203,6 +203,24 @@ class TableBase:
             self._replay = (self.version, summary)
         return self._replay[1]
 
+    def encode_action(self, action: Any) -> object:
+        """One of this game's actions as JSON (in a table save's record)."""
+        raise NotImplementedError
+
+    def decode_action(self, data: object, field: str) -> Any:
+        """``encode_action``'s inverse; ``InvalidInput`` naming ``field`` for bad data."""
+        raise NotImplementedError
+
+    def saved_record(self) -> dict | None:
+        """The record as a table save carries it (None for a table without one)."""
+        return None if self.record is None else record_json(self.record, self.encode_action)
+
+    def adopt_record(self, data: object, field: str = "save.record") -> None:
+        """A table save's record for this table, made from that save: checked to lead to this
+        table's game (``replay.read_record``)."""
+        self.record = read_record(data, self.game, self.decode_action, field)
+        self._replay = None
+
     def position_after(self, moves: int) -> TableBase:
         """A copy of this table that shows its game after its first ``moves`` actions (its
         version is ``moves``); the copy shares everything else and must not be played."""
@@ -326,6 +344,12 @@ class Table(TableBase):
         return roster.make(name, seed)
 
     chance_kind = "value network"
+
+    def encode_action(self, action: Action) -> object:
+        return action_to_json(action)
+
+    def decode_action(self, data: object, field: str) -> Action:
+        return action_from_json(data, field)
 
     def win_chances(self, games: list) -> list[list[float] | None]:
         judged = iter(shipped_value().table_chances([g for g in games if g.offer is None]))

@@ -217,3 +217,61 @@ def test_a_record_stops_at_its_bound_and_says_so(finished) -> None:
     assert record.complete and record.actions[-1] == "the last one kept"
     record.add("one too many")
     assert len(record) == MAX_RECORDED_MOVES and record.complete is False
+
+
+def test_a_finished_games_save_carries_its_record_and_loads_as_a_replay(finished) -> None:
+    client, url = finished
+    table = client.app.state.store.get(url.rsplit("/", 1)[1])
+    save = client.get(f"{url}/save").json()
+    assert len(save["record"]["actions"]) == table.version and save["record"]["complete"]
+    loaded = client.post("/v1/tables", json={"save": save})
+    assert loaded.status_code == 201, loaded.text
+    again = f"/v1/tables/{loaded.json()['id']}"
+    original = client.get(f"{url}/replay").json()
+    copy = client.get(f"{again}/replay").json()
+    assert copy["frames"] == original["frames"] and copy["swings"] == original["swings"]
+
+
+def test_a_record_that_does_not_lead_to_the_saved_game_is_refused(finished) -> None:
+    client, url = finished
+    save = client.get(f"{url}/save").json()
+    before = len(client.app.state.store)
+    cut = {**save, "record": {**save["record"], "actions": save["record"]["actions"][:-1]}}
+    r = client.post("/v1/tables", json={"save": cut})
+    assert r.status_code == 422 and r.json()["error"] == "bad_saved_game"
+    assert "do not lead to the saved game" in r.json()["detail"]
+    moves = save["record"]["actions"]
+    bad = {**save, "record": {**save["record"], "actions": [moves[1], *moves[1:]]}}
+    r = client.post("/v1/tables", json={"save": bad})
+    assert r.status_code == 422 and r.json()["field"] == "save.record.actions[0]"
+    assert "not legal there" in r.json()["detail"]
+    junk = {**save, "record": {**save["record"], "actions": [{"kind": "fly"}]}}
+    r = client.post("/v1/tables", json={"save": junk})
+    assert r.status_code == 422 and r.json()["field"].startswith("save.record.actions[0]")
+    r = client.post("/v1/tables", json={"save": {**save, "record": [1, 2]}})
+    assert r.status_code == 422 and r.json()["field"] == "save.record"
+    assert len(client.app.state.store) == before  # nothing was made
+
+
+def test_a_businessman_record_travels_as_action_ids() -> None:
+    client = TestClient(create_app())
+    r = client.post("/v1/tables", json={"game_name": "businessman", "seed": 6,
+                                        "seats": ["medium", "easy"], "rules": {"rounds": 2}})
+    url = f"/v1/tables/{r.json()['id']}"
+    play_out(client, url)
+    save = client.get(f"{url}/save").json()
+    assert all(type(a) is int for a in save["record"]["actions"])
+    loaded = client.post("/v1/tables", json={"save": save}).json()
+    assert client.get(f"/v1/tables/{loaded['id']}/replay").json()["frames"] == \
+        client.get(f"{url}/replay").json()["frames"]
+    bad = {**save, "record": {**save["record"], "actions": [10**6]}}
+    r = client.post("/v1/tables", json={"save": bad})
+    assert r.status_code == 422 and "action id from 0 to" in r.json()["detail"]
+
+
+def test_a_save_mid_game_with_secret_seats_has_no_record() -> None:
+    client = TestClient(create_app(open_seats=False))
+    table = client.post("/v1/tables", json={"seats": ["person", "medium"], "seed": 1}).json()
+    mine = {HEADER: table["secrets"]["seats"]["0"]}
+    save = client.get(f"/v1/tables/{table['id']}/save", headers=mine).json()
+    assert "record" not in save
