@@ -5,6 +5,8 @@
                  [--slow-workers 2] [--allow-host NAME ...] [--token TOKEN | --no-token]
                  [--open-seats] [--database byapar-tables.sqlite3 | --no-database]
                  [--expire-finished-s 604800] [--keep-answers-s 86400] [--log-level warning]
+                 [--min-body-rate 2048] [--body-grace-s 2] [--client-connections 100]
+                 [--client-body-bytes 16777216]
 
 Then open http://127.0.0.1:8000/ in a browser. ``--player`` offers a checkpoint folder (or a
 level or panel name, which are offered anyway) as a computer player; a folder that cannot be
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import re
 import socket
@@ -35,6 +38,10 @@ from byapar_env.cli_args import ArgumentParser
 from .guard import LOOPBACK_HOSTS, is_loopback
 from .limits import (
     ADVANCE_BUDGET_S,
+    BODY_GRACE_S,
+    BODY_MIN_RATE,
+    CLIENT_BODY_BYTES,
+    CLIENT_CONNECTIONS,
     DEFAULT_PACE_MS,
     MAX_PACE_MS,
     MAX_SLOW_QUEUED,
@@ -122,6 +129,23 @@ SWITCH_INTERVAL_S = 0.001
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{16,256}")
 
 
+def _bounded(flag: str, low: int, high: int, whole: bool = False):
+    """An argparse type: a number from ``low`` to ``high`` (a whole one if ``whole``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # also refuses nan
+            kind = "a whole number" if whole else "a number"
+            raise argparse.ArgumentTypeError(f"{flag} must be {kind} from {low:,} to "
+                                             f"{high:,}, got {text!r}")
+        return value
+
+    return parse
+
+
 def _workers(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 64:
         raise argparse.ArgumentTypeError(f"--slow-workers must be a whole number from 0 to 64, "
@@ -207,6 +231,27 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="how long the answer to a request with an idempotency key is kept, "
                          "so that a retry gets it again and is never applied twice "
                          "(default: %(default)s, a day)")
+    hostile = ap.add_argument_group("bounds on each client (docs/serve.md, hostile clients)")
+    hostile.add_argument("--min-body-rate", type=_bounded("--min-body-rate", 0, 10**9),
+                         default=BODY_MIN_RATE, metavar="BYTES_PER_S",
+                         help="a request body must keep coming at this many bytes a second on "
+                              "average once --body-grace-s have passed, or it gets 408 "
+                              "(0: no rate; default: %(default)s)")
+    hostile.add_argument("--body-grace-s", type=_bounded("--body-grace-s", 0, 60),
+                         default=BODY_GRACE_S,
+                         help="seconds a body may take before the rate counts "
+                              "(default: %(default)s)")
+    hostile.add_argument("--client-connections",
+                         type=_bounded("--client-connections", 0, 100_000, whole=True),
+                         default=CLIENT_CONNECTIONS, metavar="N",
+                         help="connections at once from one address; one more gets 429 (0: no "
+                              "limit, as behind a proxy, where every client has the proxy's "
+                              "address; default: %(default)s)")
+    hostile.add_argument("--client-body-bytes",
+                         type=_bounded("--client-body-bytes", 1, 1 << 40, whole=True),
+                         default=CLIENT_BODY_BYTES, metavar="BYTES",
+                         help="bytes of request bodies being read at once from one address; "
+                              "past that a request gets 429 (default: %(default)s)")
     ap.add_argument("--log-level", choices=LOG_LEVELS, default="warning",
                     help="the server's log level; info and debug also log every request "
                          "(default: %(default)s)")
@@ -263,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"byapar serve: --player: {exc}", file=sys.stderr)
         return 2
     from .database import DatabaseError, open_database
-    from .protocol import TimedH11Protocol
+    from .protocol import http_protocol
     from .slow import SlowPool
     from .tables import TableStore
 
@@ -279,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     slow = SlowPool(workers=args.slow_workers, max_queued=MAX_SLOW_QUEUED)
     app = create_app(roster, pace_ms=args.pace_ms, store=store, cors_origins=args.cors_origin,
                      slow=slow, allowed_hosts=allowed_hosts(args), token=args.token,
-                     open_seats=args.open_seats)
+                     open_seats=args.open_seats, min_rate=args.min_body_rate,
+                     grace_s=args.body_grace_s, client_bytes=args.client_body_bytes)
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -294,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     # The access log only from --log-level info: a paced game polls several times a second.
     config = uvicorn.Config(app, log_level=args.log_level,
                             access_log=args.log_level in ("info", "debug"),
-                            http=TimedH11Protocol, timeout_keep_alive=TIMEOUT_KEEP_ALIVE_S,
+                            http=http_protocol(client_connections=args.client_connections),
+                            timeout_keep_alive=TIMEOUT_KEEP_ALIVE_S,
                             limit_concurrency=MAX_CONNECTIONS)
     logging.getLogger("byapar_serve").setLevel(args.log_level.upper())
     # A request thread waiting for the interpreter lock behind a long one (a computer seat's

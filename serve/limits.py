@@ -12,6 +12,16 @@ API_VERSION = 1
 MAX_TABLES = 64  # live tables; at the limit the oldest idle one goes, or the request gets 429
 IDLE_EVICT_S = 600.0  # a table unused this long may be evicted to make room for a new one
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a long 6-seat game saves to a few hundred KB
+# Hostile clients (serve/body_limit.py, serve/protocol.py): a body must keep coming at
+# BODY_MIN_RATE bytes a second on average once BODY_GRACE_S have passed (408 otherwise); the
+# bodies being read at once hold at most READING_BODY_BYTES, CLIENT_BODY_BYTES of them from
+# one address (503 / 429 past that); one address holds at most CLIENT_CONNECTIONS connections
+# (0: no limit; behind a proxy every client has the proxy's address).
+BODY_MIN_RATE = 2048
+BODY_GRACE_S = 2.0
+READING_BODY_BYTES = 64 * 1024 * 1024
+CLIENT_BODY_BYTES = 16 * 1024 * 1024
+CLIENT_CONNECTIONS = 100
 MAX_NAME_CHARS = 256  # a player name, a checkpoint folder included
 MAX_ROUNDS = 200  # table option; a game played until one is left stops at round 100
 MAX_STARTING_CASH = 1_000_000  # the environment's own bound, so observations stay finite

@@ -24,8 +24,15 @@ worker counts against it:
   counted (``rollouts`` in the answer says how many finished).
 
 A caller may also stop waiting at ``answer_by`` (``Late``): the expert's decide answers by its
-budget with the expert's prior (the hard player's move) when the worker is late; the late job
-runs to its own deadline and keeps its slot until then.
+budget with the expert's prior (the hard player's move) when the worker is late. Then the pool
+does no work for a caller who has gone: a job still waiting for a worker is cancelled and its
+slot given back at once, and a job that reaches a worker after its ``answer_by`` is not run
+(``Abandoned``, the slot given back as soon as the worker takes it); a job already running
+goes on to its own deadline (at ``answer_by`` or just after) and keeps its slot until then.
+So the slots count only work that is waiting for an answer or really running: quick callers
+that stop waiting (a sequential client at a 5 ms budget, or any client while the workers
+load their networks at start-up) do not pile up jobs nobody waits for, which once filled
+every slot and refused every expert and analyse call with 503 for seconds.
 
 ``workers=0`` runs the jobs on a thread of this process instead (tests, and machines where a
 process pool is unwanted): the same deadlines, without the isolation.
@@ -67,6 +74,17 @@ class TooLate(Exception):
 class Late(Exception):
     """The job had not answered by the time its caller must answer (``answer_by``). The job
     goes on in its worker and its answer is dropped; the caller answers without it."""
+
+
+class Abandoned(Exception):
+    """The job reached a worker after its caller stopped waiting (``answer_by``): not run."""
+
+
+def unless_abandoned(answer_by: float, fn: Callable, *args: Any) -> Any:
+    """``fn(*args)``, unless ``answer_by`` (``time.monotonic``) has passed: ``Abandoned``."""
+    if time.monotonic() >= answer_by:
+        raise Abandoned
+    return fn(*args)
 
 
 # When the server answers an expert decision at the latest, as a multiple of its budget from
@@ -307,28 +325,46 @@ class SlowPool:
 
     def run(self, fn: Callable, *args: Any, answer_by: float | None = None) -> Any:
         """Run ``fn(*args)`` on the pool and wait (from a thread), at most until ``answer_by``
-        (``time.monotonic``; ``Late`` then)."""
-        future = self._submit(fn, args)
+        (``time.monotonic``; ``Late`` then, and the job is dropped unless it is running)."""
         if answer_by is None:
-            return _result(future.result)
+            return _result(self._submit(fn, args).result)
+        future = self._submit(unless_abandoned, (answer_by, fn, *args))
         try:
             return _result(lambda: future.result(max(0.0, answer_by - time.monotonic())))
-        except concurrent.futures.TimeoutError:
+        except (concurrent.futures.TimeoutError, Abandoned):
+            future.cancel()  # still queued: its slot comes back now
             raise Late from None
 
     async def run_async(self, fn: Callable, *args: Any, answer_by: float | None = None) -> Any:
         """Run ``fn(*args)`` on the pool and wait without holding a thread, at most until
-        ``answer_by`` (``time.monotonic``; ``Late`` then)."""
-        wrapped = asyncio.wrap_future(self._submit(fn, args))
+        ``answer_by`` (``time.monotonic``; ``Late`` then, and the job is dropped unless it is
+        running)."""
         if answer_by is None:
-            return await _aresult(wrapped)
+            return await _aresult(asyncio.wrap_future(self._submit(fn, args)))
+        future = self._submit(unless_abandoned, (answer_by, fn, *args))
+        wrapped = asyncio.wrap_future(future)
         try:
-            # shield: a late job runs on in its worker (it cannot be stopped there) and its
-            # slot is given back when it ends.
-            return await asyncio.wait_for(
-                _aresult(asyncio.shield(wrapped)), max(0.0, answer_by - time.monotonic()))
-        except asyncio.TimeoutError:
+            # asyncio.wait cancels nothing: a job already running goes on in its worker (it
+            # cannot be stopped there) and its slot is given back when it ends.
+            done, _ = await asyncio.wait({wrapped},
+                                         timeout=max(0.0, answer_by - time.monotonic()))
+        except asyncio.CancelledError:  # the request itself was cancelled
+            _drop(future, wrapped)
+            raise
+        if not done:
+            _drop(future, wrapped)
+            raise Late
+        try:
+            return await _aresult(wrapped)
+        except Abandoned:
             raise Late from None
+
+
+def _drop(future: concurrent.futures.Future, wrapped: asyncio.Future) -> None:
+    """Stop waiting for a job: cancelled if still queued (its slot comes back now); its
+    outcome read when it comes, so that asyncio does not log it as never retrieved."""
+    future.cancel()
+    wrapped.add_done_callback(lambda f: f.cancelled() or f.exception())
 
 
 def _result(get: Callable) -> Any:
