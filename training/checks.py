@@ -25,6 +25,7 @@ from .config import MAX_ENVS, MAX_SEED, Config, ConfigError, names
 from .evaluation import parse_eval_tables
 from .games import BYAPAR, trained_game
 from .league import POPULATION
+from .tracking import check_tracking
 
 
 def _whole(flag: str, value: int, low: int, high: int | None = None) -> None:
@@ -91,6 +92,7 @@ def check_config(config: Config) -> None:
         from byapar_harness.arena_ray import RAY_INSTALL
 
         require(["ray"], "train --backend ray", RAY_INSTALL)
+    check_tracking(config)  # --wandb-project without the wandb package
     # A cluster's actors run on its machines, not on this one's cores.
     if (config.n_envs > 1 and not config.address
             and min(workers, config.n_envs) > max_workers()):

@@ -148,6 +148,12 @@ class Config:
         "evaluation tables as comma-separated OPPONENT:COUNT (the snapshot plus COUNT "
         "copies); empty: three medium, one medium (and, in league runs, the panel tables)")
 
+    # tracking (training/tracking.py)
+    wandb_project: str = flag(
+        "",
+        "also log every TensorBoard scalar to this Weights & Biases project (needs the wandb "
+        "package: pip install -e '.[wandb]'); empty: TensorBoard only")
+
 
 # Settings the saved model carries: a resumed run must keep them. The opponents, table sizes and
 # reward may change between sittings (they are the environments', rebuilt each time).

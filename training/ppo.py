@@ -53,6 +53,7 @@ from .imitation import medium_demonstrations
 from .opponents import OpponentPool, league_pool
 from .rollout import Collector, Layers, Table
 from .run_folder import open_run, write_state
+from .tracking import TrackedWriter, start_wandb
 from .weights import copy_policy_into, numpy_layers
 
 CHECKPOINT = "latest.pt"
@@ -366,7 +367,7 @@ def train(config: Config) -> Path:
         start_policy = build_network(config.hidden, game.observation_size, game.num_actions)
         load_actor(start_policy, config.init_from, fmt)
         start_policy.to(device)
-    writer = SummaryWriter(str(run))
+    writer = TrackedWriter(SummaryWriter(str(run)), start_wandb(config, run, state))
     # Each sitting draws fresh games: seeded by the run's seed and where the sitting starts.
     seed = random.Random(f"{config.seed}:{steps}").getrandbits(32)
     rng = np.random.default_rng(seed)

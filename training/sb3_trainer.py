@@ -26,6 +26,7 @@ from .evaluation import record_evaluation
 from .imitation import medium_demonstrations
 from .opponents import make_env
 from .run_folder import open_run, write_state
+from .tracking import start_wandb, wandb_output_format
 from .weights import load_numpy_policy, numpy_policy
 
 
@@ -102,6 +103,9 @@ def train_sb3(config: Config) -> Path:
     else:
         venv = GroupedSubprocVecEnv(fns, config.n_workers)
     logger = configure(str(run), ["csv", "tensorboard"])
+    wandb_run = start_wandb(config, run, state)
+    if wandb_run is not None:  # --wandb-project: the TensorBoard scalars to W&B as well
+        logger.output_formats.append(wandb_output_format(wandb_run))
     latest = run / "latest.zip"
     if latest.exists():
         model = MaskablePPO.load(latest, env=venv, device=training_device(config.device))
@@ -175,6 +179,8 @@ def train_sb3(config: Config) -> Path:
     if state.get("evaluated_at") != model.num_timesteps:
         _evaluate_latest(model, run, state, config, logger)
     venv.close()
+    if wandb_run is not None:
+        wandb_run.finish()
     return run
 
 
