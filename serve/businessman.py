@@ -291,19 +291,34 @@ def table_state(table: BusinessmanTable, viewer: int | None,
     return state
 
 
+# The page's colours: one per lot group (the specification's names: brown, light blue, pink,
+# orange, red, yellow, green, dark blue, purple, teal, grey) and one per share colour.
+GROUP_COLOURS = ("#8b5a2b", "#87ceeb", "#da70d6", "#ffa500", "#dc143c", "#ffd700", "#228b22",
+                 "#1919a0", "#8e44ad", "#138d90", "#8c9396")
+SHARE_COLOURS = ("#d32f2f", "#1e63c4", "#2e8b3e", "#d4a000")
+
+
 def board_view() -> dict:
     """The 78 cells (names, kinds, tracks, prices with the surcharge abroad, rents), the
-    groups, the share colours and the Exchange card kinds."""
+    groups, the share colours and the Exchange card kinds; for the page, the colours it draws
+    with, the price scale and every action id's fields (kind, arg, colour, down)."""
     cells = [{"index": c.index, "name": c.name, "kind": c.kind, "track": BB.track_of_cell(c.index),
               "group": c.group, "price": purchase_price(c.index) if BB.IS_OWNABLE[c.index] else 0,
               "rents": list(c.rents), "branch_cost": c.branch_cost,
               "enterprise_cost": c.enterprise_cost, "pledge": c.pledge, "amount": c.amount}
              for c in BB.CELLS]
+    figures = BB.FIGURES
     return {"game": "businessman", "board": BB.BOARD_HASH, "cells": cells,
             "tracks": list(BB.TRACK_NAMES), "groups": list(BB.GROUP_NAMES),
             "colours": list(BB.COLOURS),
-            "exchange_cards": [{"kind": k.index, "code": k.code, "text": k.text}
-                               for k in BB.EXCHANGE_KINDS]}
+            "exchange_cards": [{"kind": k.index, "code": k.code, "text": k.text, "deck": k.deck,
+                                "effect": k.kind, "up": k.up, "down": k.down}
+                               for k in BB.EXCHANGE_KINDS],
+            "group_colours": list(GROUP_COLOURS), "share_colours": list(SHARE_COLOURS),
+            "prices": {"start": figures.price_start, "min": figures.price_min,
+                       "max": figures.price_max, "point": figures.point},
+            "fees": {"customs": figures.customs_fee, "broker": figures.broker_fee},
+            "actions": [[_kind(a), a.arg, a.colour, a.down] for a in ALL_ACTIONS]}
 
 
 # ---------------------------------------------------------------------- actions

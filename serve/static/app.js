@@ -136,23 +136,29 @@ function asYou(verb) {
   return verb;
 }
 
+// A list in words: "nothing", "Jumla", "Jumla and Surkhet", "Jumla, Surkhet and Ilam".
+function listWords(xs) {
+  if (!xs.length) return "nothing";
+  if (xs.length === 1) return xs[0];
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}
+
 function tradeWords(st, from, give, take, money) {
   // ``from`` gives ``give`` and takes ``take``; money > 0 is paid by ``from``.
   const gets = give.slice();
   const gives = take.slice();
   if (money > 0) gets.push(rs(money));
   if (money < 0) gives.push(rs(-money));
-  const list = (xs) => (xs.length ? xs.join(" and ") : "nothing");
-  return [list(gets), list(gives)];
+  return [listWords(gets), listWords(gives)];
 }
 
 function humanLine(line, st) {
   st = st || S.state;
   const n = st.seats.length;
   const name = (k) => (Number(k) < n ? seatLabel(Number(k), st) : `seat ${k}`);
-  let m = line.match(/^Round (\d+): seat (\d+) to play \((\d+) players\)$/);
-  if (m) return `Round ${m[1]}: ${name(m[2])} to play (${m[3]} players)`;
-  m = line.match(/^seat (\d+) offers seat (\d+): give (.+?) for (.+?)(?:; (pay|ask) Rs ([\d,]+))?$/);
+  // The engine writes an offer as the offerer's action ("give nothing for Janakpur; pay
+  // Rs 3,500"); a person reads what is offered for what ("offers you Rs 3,500 for Janakpur").
+  const m = line.match(/^seat (\d+) offers seat (\d+): give (.+?) for (.+?)(?:; (pay|ask) Rs ([\d,]+))?$/);
   if (m) {
     const money = m[6] ? Number(m[6].replace(/,/g, "")) * (m[5] === "pay" ? 1 : -1) : 0;
     const split = (t) => (t === "nothing" ? [] : t.split(/, | and /));
@@ -163,6 +169,23 @@ function humanLine(line, st) {
   }
   line = line.replace(/\bbids ([\d,]+) on\b/, "bids Rs $1 on")
     .replace(/\bbeat ([\d,]+)\b/, "beat Rs $1");
+  return seatWords(line, st);
+}
+
+// The seats of a log line (either game's) in the table's names, with the verbs to match:
+// "seat 1 buys Jumla" becomes "Bikash buys Jumla", "seat 0 is bankrupt to seat 2" becomes
+// "You are bankrupt to Chandra"; the line starts with a capital letter.
+function seatWords(line, st) {
+  const n = st.seats.length;
+  const name = (k) => (Number(k) < n ? seatLabel(Number(k), st) : `seat ${k}`);
+  let m = line.match(/^Round (\d+): seat (\d+) to play \((\d+) players\)$/);
+  if (m) return `Round ${m[1]}: ${name(m[2])} to play (${m[3]} players)`;
+  m = line.match(/^Game over: ((?:seat \d+, )+seat \d+) (.*)$/);
+  if (m) {
+    const names = m[1].split(", ").map((x) => (Number(x.slice(5)) < n &&
+      isYou(Number(x.slice(5)), st) ? "you" : name(x.slice(5))));
+    return `Game over: ${listWords(names)} ${m[2]}`;
+  }
   // A seat at the start of the line (or after "Game over: ") is the one acting.
   let you = false;
   line = line.replace(/^((?:Game over: )?)seat (\d+)(,?) (\w+)/, (all, pre, k, comma, verb) => {
@@ -173,11 +196,13 @@ function humanLine(line, st) {
     return `${pre}${name(k)}${comma} ${verb}`;
   });
   if (you) {
-    // The second verb too: "and leaves jail", "and holds Rs 1,010".
-    line = line.replace(/ and (plays|drops|leaves|holds)\b/g, (all, v) => ` and ${asYou(v)}`);
+    // The second verb too: "and leaves jail", "and holds Rs 1,010", "and is bankrupt".
+    line = line.replace(/ and (plays|drops|leaves|holds|is|crosses)\b/g,
+      (all, v) => ` and ${asYou(v)}`);
   }
-  return line.replace(/\bseat (\d+)/g, (all, k) => (Number(k) < n && isYou(Number(k), st)
+  line = line.replace(/\bseat (\d+)/g, (all, k) => (Number(k) < n && isYou(Number(k), st)
     ? "you" : name(k)));
+  return line.charAt(0).toUpperCase() + line.slice(1);
 }
 
 function payoffCost(i) {
@@ -308,6 +333,16 @@ async function loadGame(file, input) {
   }
 }
 
+// The page's title and heading name the game at the table, and Rules opens that game's rules.
+function gameTitle(name) {
+  document.title = name;
+  const h1 = document.querySelector(".topbar h1");
+  h1.textContent = name;
+  h1.title = name === "Byapar" ? "व्यापार: trade" : "";
+  $("rules-link").href = name === "Businessman" ? "/static/rules.html#businessman"
+    : "/static/rules.html";
+}
+
 function showSetup() {
   clearTimeout(S.timer);
   S.tableId = null;
@@ -435,6 +470,37 @@ function isMuted(st, seat) {
 }
 
 // ------------------------------------------------------------------ drawing
+// A phone's screen: the board's squares are under 44 px there, so a tap on the board zooms
+// in on the side tapped (big rows, full names) rather than choosing a square.
+const PHONE = window.matchMedia("(max-width: 760px)");
+
+// What a square says on a phone, where a name has room for about five letters at 11 px.
+const SHORT_NAMES = {
+  "Samudaya": "Sam.", "Surkhet": "Surk.", "Income tax": "Tax", "Bus park": "Bus",
+  "Mahendranagar": "Mahe.", "Dhangadhi": "Dhan.", "Dadeldhura": "Dadel", "Nepalgunj": "Nepal",
+  "Hydropower": "Hydro", "Butwal": "Butw.", "Lumbini": "Lumb.", "Airport": "Air",
+  "Birgunj": "Birg.", "Bhagya": "Bhag.", "Janakpur": "Janak", "Chautari": "Chau.",
+  "Dharan": "Dhar.", "Biratnagar": "Birat", "Railway": "Rail", "Gorkha": "Gork.",
+  "Mustang": "Must.", "Pokhara": "Pokh.", "Go to jail": "To jail", "Chitwan": "Chitw",
+  "Bhaktapur": "Bhakt", "Drinking water": "Water", "Cable car": "Cable", "Lalitpur": "Lalit",
+  "Property tax": "Tax", "Kathmandu": "Ktm",
+};
+function shortName(name) { return SHORT_NAMES[name] || name.slice(0, 5); }
+
+// The squares are buttons on a large screen; on a phone the board is one button (zoom).
+function boardTargets() {
+  const phone = PHONE.matches;
+  for (const d of document.querySelectorAll("#board .sq")) {
+    if (phone) {
+      d.removeAttribute("role");
+      d.removeAttribute("tabindex");
+    } else {
+      d.setAttribute("role", "button");
+      d.tabIndex = 0;
+    }
+  }
+}
+
 function cellPlace(i) {
   const side = Math.floor(i / 9), k = i % 9;
   if (side === 0) return [9, 9 - k];
@@ -452,14 +518,94 @@ function buildBoard() {
     d.style.gridRow = String(row + 1);
     d.style.gridColumn = String(col + 1);
     d.title = squareTitle(sq);
-    d.tabIndex = 0;
-    d.setAttribute("role", "button");
     d.addEventListener("click", () => showPlace(sq.index));
     d.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showPlace(sq.index); }
     });
     board.appendChild(d);
   }
+  $("board-zoom").addEventListener("click", (ev) => {
+    const side = sideAt(ev);
+    if (side !== null) zoomSide(side);
+  });
+  boardTargets();
+  PHONE.addEventListener("change", boardTargets);
+}
+
+// The side of the board under a tap on the zoom button: that of the square tapped, else of
+// the nearest edge.
+function sideAt(ev) {
+  const box = $("sq-0").parentElement.getBoundingClientRect();
+  const cell = $("sq-0").getBoundingClientRect().width;
+  const col = Math.min(9, Math.max(0, Math.floor((ev.clientX - box.left) / cell)));
+  const row = Math.min(9, Math.max(0, Math.floor((ev.clientY - box.top) / cell)));
+  for (let i = 0; i < 36; i++) {
+    const [r, c] = cellPlace(i);
+    if (r === row && c === col) return Math.floor(i / 9);
+  }
+  const edges = [[9 - row, 0], [col, 1], [row, 2], [9 - col, 3]];
+  edges.sort((a, b) => a[0] - b[0]);
+  return edges[0][1];
+}
+
+// The zoomed view of one side of the board: its nine squares as rows a finger can tap, with
+// full names, prices, owners, buildings and tokens; a row opens the square's card.
+function zoomSide(side) {
+  const st = S.state;
+  if (!st) return;
+  const g = st.game;
+  const first = side * 9;
+  const rows = [];
+  for (let i = first; i < first + 9; i++) {
+    const sq = S.board.squares[i];
+    const facts = [];
+    if (sq.price) facts.push(rs(sq.price));
+    else if (sq.tax) facts.push(`pay ${rs(sq.tax)}`);
+    if (g.owner[i] >= 0) facts.push(`owned by ${seatLabel(g.owner[i], st)}`);
+    const b = g.buildings[i];
+    if (b) facts.push(b === S.board.hotel ? "a hotel" : `${b} house${b > 1 ? "s" : ""}`);
+    if (g.mortgaged[i]) facts.push("mortgaged");
+    const here = [];
+    g.position.forEach((pos, s) => { if (pos === i && !g.bankrupt[s]) here.push(s); });
+    rows.push({ index: i, name: sq.name, band: sq.group ? S.board.group_colours[sq.group] : null,
+      owner: g.owner[i] >= 0 ? seatColour(g.owner[i]) : null, facts: facts.join(" · "), here,
+      open: () => showPlace(i) });
+  }
+  const title = `${S.board.squares[first].name} to ${S.board.squares[first + 8].name}`;
+  openZoom(title, rows, st, () => zoomSide((side + 3) % 4), () => zoomSide((side + 1) % 4));
+}
+
+// The zoom dialog, either game's: a title, rows (``open`` runs on a tap), and the sides or
+// tracks before and after this one.
+function openZoom(title, rows, st, prev, next) {
+  const dlg = $("zoom-dialog");
+  $("zoom-title").textContent = title;
+  const list = $("zoom-list");
+  list.replaceChildren();
+  for (const r of rows) {
+    const b = button("", () => { dlg.close(); r.open(); }, "zoom-row");
+    b.dataset.cell = String(r.index);
+    const band = el("span", "zoom-band");
+    band.style.background = r.band || "transparent";
+    const text = el("span", "zoom-text");
+    text.append(el("span", "zoom-name", r.name), el("span", "zoom-facts", r.facts));
+    b.append(band, text);
+    if (r.here.length) {
+      const tokens = el("span", "zoom-tokens");
+      for (const s of r.here) {
+        const t = el("span", "zoom-token", seatLabel(s, st));
+        t.style.background = seatColour(s);
+        tokens.appendChild(t);
+      }
+      b.appendChild(tokens);
+    }
+    if (r.owner) b.style.borderRightColor = r.owner;
+    list.appendChild(b);
+  }
+  $("zoom-prev").onclick = prev;
+  $("zoom-next").onclick = next;
+  if (!dlg.open) dlg.showModal();
+  list.scrollTop = 0;
 }
 
 function squareTitle(sq) {
@@ -495,6 +641,7 @@ function renderBoard(st) {
     // One long word (Mahendranagar) in a smaller size rather than broken across lines.
     d.appendChild(el("div", !sq.name.includes(" ") && sq.name.length > 11 ? "name long" : "name",
       sq.name));
+    d.appendChild(el("div", "short", shortName(sq.name)));
     let sub = "";
     if (sq.price) sub = rs(sq.price);
     else if (sq.tax) sub = `pay ${rs(sq.tax)}`;
@@ -520,7 +667,9 @@ function renderBoard(st) {
     const tokens = el("div", "tokens");
     g.position.forEach((pos, s) => {
       if (pos === i && !g.bankrupt[s]) {
-        const t = el("span", "token", seatLabel(s, st)[0]);
+        // The seat's initial; a phone shows the coloured token alone (no letter under 11 px).
+        const t = el("span", "token");
+        t.appendChild(el("b", null, seatLabel(s, st)[0]));
         t.style.background = seatColour(s);
         t.title = seatLabel(s, st);
         tokens.appendChild(t);
@@ -673,7 +822,6 @@ function actionButton(entry, label, cls) {
     cls || (entry.engine.kind === "roll" ? "primary" : undefined));
   b.dataset.actionId = String(entry.id);
   b.dataset.kind = entry.engine.kind;
-  b.title = entry.text;
   return b;
 }
 
@@ -845,7 +993,9 @@ function renderRecap(st) {
     li.dataset.seat = String(seat);
     const who = el("b", "who-chip", seatLabel(seat, st));
     who.style.borderColor = seatColour(seat);
-    const shown = acts.length > 6 ? ["…", ...acts.slice(-6)] : acts;
+    // A card's text ends with its own full stop: the line's "; " and "." come after none.
+    const shown = (acts.length > 6 ? ["…", ...acts.slice(-6)] : acts)
+      .map((a) => a.replace(/[.!]+$/, ""));
     li.append(who, document.createTextNode(" " + shown.join("; ") + "."));
     ul.appendChild(li);
   }
@@ -1149,6 +1299,10 @@ function wire() {
   // A click on the backdrop closes a place's card.
   $("place-dialog").addEventListener("click", (ev) => {
     if (ev.target === $("place-dialog")) $("place-dialog").close();
+  });
+  $("zoom-close").addEventListener("click", () => $("zoom-dialog").close());
+  $("zoom-dialog").addEventListener("click", (ev) => {
+    if (ev.target === $("zoom-dialog")) $("zoom-dialog").close();
   });
   $("trade-money").addEventListener("input", tradeSummary);
   $("trade-money-way").addEventListener("change", tradeSummary);

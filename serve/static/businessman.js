@@ -1,20 +1,24 @@
 "use strict";
-// A Businessman table on the page: a simple view of its state as the person's seat sees it (the
-// cells with their owners, each player's cash, the person's own Exchange hand, the share prices,
-// the legal actions as buttons, the log). Like the Byapar table it goes through the /v1 API
-// only, and shares the page's helpers (app.js): the pace, the seat names, the error sentences.
+// A Businessman table on the page: its board (bm_board.js), the person's decisions as buttons
+// in plain words (bm_words.js), each player's cash, shares and lots, the person's own Exchange
+// cards, the share prices over the game (bm_chart.js) and the log. Like the Byapar table it
+// goes through the /v1 API only, and shares the page's helpers (app.js): the pace, the seat
+// names, the error sentences.
 
-const BM_PHASE_TEXT = {
-  PRE_ROLL: "to play", TRADE_COMPOSE: "composing a trade", TRADE_RESPONSE: "answering a trade",
-  BUY_OFFER: "may buy", FORK: "at a fork", HOTEL_MENU: "at the Hotel",
-  PICK_COLOUR: "choosing colours for shares", EXCHANGE_CARD: "at the exchange: a card",
-  EXCHANGE_TRADE: "at the exchange: buying and selling shares", RAISE_FUNDS: "raising funds",
-  GAME_OVER: "",
-};
-// Actions kept in a second row of smaller buttons before the roll: managing lots, trading.
-const BM_MORE_KINDS = ["mortgage", "redeem", "build_branch", "build_enterprise", "sell_building",
-  "start_trade", "use_pass"];
-const BM_LEVELS = ["", "a branch", "a branch and an enterprise"];
+// Decisions kept in a second group of buttons before the roll (and while raising funds):
+// managing lots, trading, a kept pass; each kind's heading there.
+const BM_MORE = [["use_pass", "Exchange pass"], ["start_trade", "Trade"],
+  ["mortgage", "Pledge a lot (the bank lends half its price)"],
+  ["redeem", "Redeem a pledge"], ["build_branch", "Build"], ["build_enterprise", "Build"],
+  ["sell_building", "Sell a building (for half its cost)"]];
+const BM_MORE_KINDS = BM_MORE.map(([k]) => k);
+// Headings for groups of the main decisions.
+const BM_GROUPS = { trade_give_lot: "Give", trade_take_lot: "Ask for",
+  trade_give_share: "Shares", trade_take_share: "Shares", trade_give_cash: "Money",
+  trade_take_cash: "Money", buy_share: "Buy shares", sell_share: "Sell shares",
+  pick_colour: "Choose a colour" };
+const BM_FORKS = ["at the motorway entry", "at the roulette entry", "at Customs",
+  "at the Broker"];
 
 function cr(n) { return Number(n).toLocaleString("en-US") + " cr"; }
 
@@ -43,12 +47,14 @@ const BM = {
     $("result").hidden = true;
     $("bm-table").hidden = false;
     $("table-tools").hidden = false;
+    gameTitle("Businessman");
     BM.render(st);
   },
 
   close() {
     BM.state = null;
     $("bm-table").hidden = true;
+    gameTitle("Byapar");
   },
 
   render(st) {
@@ -58,8 +64,8 @@ const BM = {
     BM.renderTrade(st);
     BM.renderControls(st);
     BM.renderHand(st);
+    BMB.render(st);
     BM.renderPrices(st);
-    BM.renderCells(st);
     BM.renderPlayers(st);
     BM.renderLog(st);
     Replay.offer(st);
@@ -115,28 +121,12 @@ const BM = {
     }
   },
 
-  // The engine's words in the table's names: "seat 1 buys Kiosk" becomes "Bikash buys Kiosk",
-  // "seat 0 rolls 2+1" becomes "You roll 2+1".
-  words(line, st) {
-    const n = st.seats.length;
-    return line.replace(/\bseat (\d)\b(\s+)?([a-z]+)?/g, (m, k, space, verb, at) => {
-      if (Number(k) >= n) return m;
-      const who = seatLabel(Number(k), st);
-      if (!space) return who;
-      const next = verb ? (who === "You" && at === 0 ? asYou(verb) : verb) : "";
-      return `${who}${space}${next}`;
-    });
-  },
-
   cellName(i) { return BM.board.cells[i].name; },
 
   renderStatus(st) {
     const box = $("bm-status");
     box.replaceChildren();
     const stt = st.status;
-    const round = el("div", "round", `Businessman · Round ${stt.round} of ${stt.round_limit}` +
-      (stt.dice[0] ? ` · dice ${stt.dice[0]}+${stt.dice[1]}` : ""));
-    box.appendChild(round);
     if (stt.is_over) {
       box.appendChild(el("strong", null, "Game over: " + winnersText(st)));
       return;
@@ -145,11 +135,35 @@ const BM = {
     const who = el("span", "who", seatLabel(s, st));
     who.style.background = seatColour(s);
     box.appendChild(who);
-    let text = " " + (BM_PHASE_TEXT[stt.phase] || stt.phase.toLowerCase());
-    if (stt.phase === "BUY_OFFER" && st.view.pending_cell >= 0) {
-      text += " " + BM.cellName(st.view.pending_cell);
+    box.appendChild(document.createTextNode(" " + BM.phaseWords(st)));
+  },
+
+  // What the seat deciding now is doing, in words.
+  phaseWords(st) {
+    const v = st.view;
+    const you = isYou(st.status.current_player, st);
+    switch (st.status.phase) {
+      case "PRE_ROLL": return "to play";
+      case "TRADE_COMPOSE": return `${you ? "are" : "is"} writing a trade offer to ` +
+        seatLabel(v.trade.target, st);
+      case "TRADE_RESPONSE": return `${you ? "answer" : "answers"} ` +
+        `${seatLabel(v.turn, st)}'s trade offer`;
+      case "BUY_OFFER": return `may buy ${BM.cellName(v.pending_cell)}`;
+      case "FORK": return BM_FORKS[v.fork] || "at a fork";
+      case "HOTEL_MENU": return "at the Hotel: four choices";
+      case "PICK_COLOUR": return `${you ? "choose" : "chooses"} a colour for each free share ` +
+        `(${v.picks_left} to go)`;
+      case "EXCHANGE_CARD": return "at the exchange: may play one Exchange card";
+      case "EXCHANGE_TRADE": return "at the exchange: buying and selling shares";
+      case "RAISE_FUNDS": {
+        // A debt is [kind, debtor, creditor, amount, creditor, amount, ...].
+        const owed = v.debt ? v.debt.slice(3).filter((x, k) => k % 2 === 0)
+          .reduce((a, b) => a + b, 0) : 0;
+        return `${you ? "owe" : "owes"} ${cr(owed)}: ${you ? "raise" : "raises"} it by ` +
+          "selling buildings or pledging lots";
+      }
+      default: return "";
     }
-    box.appendChild(document.createTextNode(text));
   },
 
   renderTrade(st) {
@@ -157,19 +171,9 @@ const BM = {
     const t = st.view.trade;
     box.hidden = !t;
     if (!t) return;
-    const from = seatLabel(st.view.turn, st);
-    const to = seatLabel(t.target, st);
-    const gives = t.give.map(BM.cellName);
-    const takes = t.take.map(BM.cellName);
-    t.shares.forEach((x, c) => {
-      if (x > 0) gives.push(`${x} ${BM.board.colours[c]}`);
-      if (x < 0) takes.push(`${-x} ${BM.board.colours[c]}`);
-    });
-    if (t.cash > 0) gives.push(cr(t.cash));
-    if (t.cash < 0) takes.push(cr(-t.cash));
-    const list = (xs) => (xs.length ? xs.join(", ") : "nothing");
-    box.textContent = `${from} proposes to ${to}: ${from} gives ${list(gives)} and gets ` +
-      `${list(takes)}.`;
+    const [gives, gets] = BMW.tradeSides(t);
+    box.textContent = BMW.offerSentence(st.view.turn, t.target, gives, gets, st) +
+      (st.status.phase === "TRADE_COMPOSE" ? " (not sent yet)." : ".");
   },
 
   renderControls(st) {
@@ -177,17 +181,38 @@ const BM = {
     const more = $("bm-more");
     main.replaceChildren();
     more.replaceChildren();
-    if (st.to_move === "computer") {
-      main.appendChild(el("span", "hint", "The computers are playing…"));
+    if (st.to_move === "computer" && !st.status.is_over) {
+      main.appendChild(el("span", "thinking",
+        `${seatLabel(st.status.current_player, st)} is thinking…`));
     }
     const early = ["PRE_ROLL", "RAISE_FUNDS"].includes(st.status.phase);
-    for (const e of st.legal) {
-      const second = early && BM_MORE_KINDS.includes(e.kind);
-      const b = button(BM.words(e.name, st), () => BM.act(e.id),
-        e.kind === "roll" ? "primary" : null);
+    const rows = new Map();  // a heading's row of buttons, made at the heading's first use
+    const rowFor = (box, heading) => {
+      const key = `${box.id}:${heading}`;
+      if (!rows.has(key)) {
+        if (heading) box.appendChild(el("h4", null, heading));
+        const row = el("div", "row");
+        box.appendChild(row);
+        rows.set(key, row);
+      }
+      return rows.get(key);
+    };
+    // The second group in the order of BM_MORE (trading first); the main one as listed.
+    const rank = (e) => BM_MORE_KINDS.indexOf(BMW.fields(e.id)[0]);
+    const legal = st.legal.slice().sort((a, b) => rank(a) - rank(b));
+    for (const e of legal) {
+      const [kind, arg] = BMW.fields(e.id);
+      const second = early && BM_MORE_KINDS.includes(kind);
+      let heading = second ? BM_MORE.find(([k]) => k === kind)[1] : BM_GROUPS[kind] || "";
+      if (kind === "play_card") {
+        const card = st.hand ? st.hand.find((h) => h.slot === arg) : null;
+        heading = card ? `Play: ${BMW.cardName(card.kind)}` : "Play a card";
+      }
+      const b = button(BMW.label(e, st), () => BM.act(e.id),
+        ["roll", "accept_trade", "submit_trade"].includes(kind) ? "primary" : null);
       b.dataset.kind = e.kind;
       b.dataset.id = String(e.id);
-      (second ? more : main).appendChild(b);
+      rowFor(second ? more : main, heading).appendChild(b);
     }
   },
 
@@ -199,58 +224,25 @@ const BM = {
       return;
     }
     if (!st.hand.length) box.appendChild(el("li", "hint", "No cards left."));
-    for (const c of st.hand) box.appendChild(el("li", "card-line", `${c.code}: ${c.text}`));
+    for (const c of st.hand) {
+      const li = el("li", "card-line", BMW.cardName(c.kind));
+      const large = BM.board.exchange_cards[c.kind].deck === "large";
+      li.appendChild(el("span", "deck", large ? " (large card)" : " (small card)"));
+      box.appendChild(li);
+    }
   },
 
   renderPrices(st) {
+    BMC.render(st);
     const box = $("bm-prices");
     box.replaceChildren();
     st.view.prices.forEach((p, c) => {
-      const span = el("span");
-      span.append(el("span", "colour", BM.board.colours[c]), document.createTextNode(
-        ` ${p} (bank holds ${st.view.supply[c]})`));
+      const span = el("span", "bm-price");
+      span.style.borderLeftColor = BM.board.share_colours[c];
+      span.append(el("span", "colour", `${BMW.colour(c)} ${p}`), document.createTextNode(
+        `: ${cr(p * BM.board.prices.point)} a share, the bank holds ${st.view.supply[c]}`));
       box.appendChild(span);
     });
-  },
-
-  renderCells(st) {
-    const box = $("bm-cells");
-    box.replaceChildren();
-    const v = st.view;
-    let track = -1;
-    for (const c of BM.board.cells) {
-      if (c.track !== track) {
-        track = c.track;
-        box.appendChild(el("div", "bm-track", BM.board.tracks[track]));
-      }
-      const d = el("div", "bm-cell");
-      d.id = `cell-${c.index}`;
-      const owner = v.owner[c.index];
-      if (owner >= 0) d.style.borderLeftColor = seatColour(owner);
-      if (v.mortgaged[c.index]) d.classList.add("pledged");
-      d.appendChild(el("div", "cname", c.name));
-      let info = "";
-      if (c.kind === "lot" || c.kind === "supermarket") {
-        info = owner >= 0 ? seatLabel(owner, st) : cr(c.price);
-        if (v.level[c.index]) info += ", " + BM_LEVELS[v.level[c.index]];
-        if (v.mortgaged[c.index]) info += ", pledged";
-      } else {
-        info = c.kind.replace(/_/g, " ");
-      }
-      d.appendChild(el("div", "cinfo", info));
-      const here = st.players.filter((p) => !p.bankrupt && p.position === c.index);
-      if (here.length) {
-        const tokens = el("div", "tokens");
-        for (const p of here) {
-          const t = el("span", "token", String(p.seat + 1));
-          t.style.background = seatColour(p.seat);
-          t.title = seatLabel(p.seat, st);
-          tokens.appendChild(t);
-        }
-        d.appendChild(tokens);
-      }
-      box.appendChild(d);
-    }
   },
 
   renderPlayers(st) {
@@ -258,10 +250,11 @@ const BM = {
     box.replaceChildren();
     for (const p of st.players) {
       const card = playerCard(st, p, `bm-player-${p.seat}`, cr(p.cash));
-      const shares = p.shares.map((x, c) => `${BM.board.colours[c][0]}${x}`).join(" ");
-      const extras = [`net worth ${cr(p.net_worth)}`, `on ${BM.cellName(p.position)}`,
-        `shares ${shares}`, `${p.lots.length} lot${p.lots.length === 1 ? "" : "s"}`,
-        `${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`];
+      const shares = p.shares.map((x, c) => `${x} ${BMW.colour(c)}`).join(", ");
+      const where = ["", " (abroad)", " (on the motorway)", " (at the roulette)"][p.track] || "";
+      const extras = [`net worth ${cr(p.net_worth)}`, `on ${BM.cellName(p.position)}${where}`,
+        `shares: ${shares}`, `${p.lots.length} lot${p.lots.length === 1 ? "" : "s"}`,
+        `${p.hand_size} Exchange card${p.hand_size === 1 ? "" : "s"}`];
       if (p.passes.length) extras.push(`${p.passes.length} pass${p.passes.length > 1 ? "es" : ""}`);
       card.append(el("div", "worth", extras.join(" · ")));
       box.appendChild(card);
@@ -272,8 +265,7 @@ const BM = {
     const box = $("bm-log");
     box.replaceChildren();
     for (const line of st.log.slice(-150)) {
-      box.appendChild(el("li", line.startsWith("Round") ? "round-line" : null,
-        BM.words(line, st)));
+      box.appendChild(el("li", line.startsWith("Round") ? "round-line" : null, BMW.line(line, st)));
     }
     box.scrollTop = box.scrollHeight;
   },
