@@ -15,8 +15,6 @@ GROUP_COLOURS = {
 }
 SEAT_COLOURS = ((230, 57, 70), (29, 120, 200), (42, 157, 80), (244, 162, 30), (130, 60, 190),
                 (90, 90, 90))
-CELL = 72
-SIZE = CELL * 10
 
 
 def _building_text(b: int) -> str:
@@ -54,68 +52,18 @@ def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) ->
     return "\n".join(lines)
 
 
-def _cell_box(sq: int) -> tuple[int, int, int, int]:
-    side, k = divmod(sq, 9)
-    if side == 0:
-        row, col = 9, 9 - k
-    elif side == 1:
-        row, col = 9 - k, 0
-    elif side == 2:
-        row, col = 0, k
-    else:
-        row, col = k, 9
-    x, y = col * CELL, row * CELL
-    return x, y, x + CELL - 1, y + CELL - 1
+def render_rgb(game: Game, scale: int = 1) -> np.ndarray:
+    """The board as a (720 * scale, 720 * scale, 3) uint8 image: groups, owners, buildings,
+    tokens, cash (``board_picture``)."""
+    from .board_picture import draw
+
+    return draw(game, scale)
 
 
-def render_rgb(game: Game) -> np.ndarray:
-    """The board as an (720, 720, 3) uint8 image: groups, owners, buildings, tokens, cash."""
-    from PIL import Image, ImageDraw
-
-    img = Image.new("RGB", (SIZE, SIZE), (236, 243, 230))
-    d = ImageDraw.Draw(img)
-    for s in B.SQUARES:
-        x0, y0, x1, y1 = _cell_box(s.index)
-        d.rectangle((x0, y0, x1, y1), fill=(250, 250, 245), outline=(60, 60, 60))
-        if s.group:
-            d.rectangle((x0 + 1, y0 + 1, x1 - 1, y0 + 14), fill=GROUP_COLOURS[s.group])
-        d.text((x0 + 4, y0 + 17), s.name[:11], fill=(20, 20, 20))
-        o = game.owner[s.index]
-        if o >= 0:
-            d.rectangle((x0 + 2, y1 - 16, x1 - 2, y1 - 2), outline=SEAT_COLOURS[o], width=3)
-            if game.mortgaged[s.index]:
-                d.line((x0 + 3, y0 + 30, x1 - 3, y1 - 18), fill=(120, 120, 120), width=2)
-        b = game.buildings[s.index]
-        if b == B.HOTEL:
-            d.rectangle((x0 + 6, y0 + 32, x0 + 30, y0 + 44), fill=(200, 30, 30))
-        for h in range(b if b < B.HOTEL else 0):
-            d.rectangle((x0 + 5 + h * 15, y0 + 32, x0 + 15 + h * 15, y0 + 42), fill=(30, 150, 60))
-    for seat in range(game.num_players):
-        if game.bankrupt[seat]:
-            continue
-        x0, y0, x1, y1 = _cell_box(game.position[seat])
-        cx, cy = x0 + 10 + (seat % 3) * 20, y0 + 48 + (seat // 3) * 10
-        d.ellipse((cx - 7, cy - 5, cx + 7, cy + 5), fill=SEAT_COLOURS[seat], outline=(0, 0, 0))
-    y = CELL + 14
-    d.text((CELL + 14, y), f"Byapar   round {game.round} of {game.rules.round_limit}",
-           fill=(0, 0, 0))
-    y += 22
-    for seat in range(game.num_players):
-        d.rectangle((CELL + 14, y + 2, CELL + 26, y + 12), fill=SEAT_COLOURS[seat])
-        status = "bankrupt" if game.bankrupt[seat] else (
-            f"Rs {game.cash[seat]:,}   worth {game.net_worth(seat):,}"
-            + ("   in jail" if game.in_jail[seat] else ""))
-        d.text((CELL + 34, y), f"seat {seat}: {status}", fill=(0, 0, 0))
-        y += 18
-    y += 12
-    for line in game.log[-14:]:
-        d.text((CELL + 14, y), line[:78], fill=(50, 50, 50))
-        y += 16
-    return np.asarray(img, dtype=np.uint8)
-
-
-def save_board_picture(path: str, seed: int = 3, rounds: int = 20, players: int = 4) -> None:
-    """Play a seeded random game for ``rounds`` rounds and save the board as a PNG."""
+def save_board_picture(path: str, seed: int = 3, rounds: int = 20, players: int = 4,
+                       scale: int = 2) -> None:
+    """Play a seeded random game for ``rounds`` rounds and save the board as a PNG,
+    ``720 * scale`` pixels a side (docs/board.png: ``python -m byapar_env.render``)."""
     import random
 
     from PIL import Image
@@ -126,7 +74,7 @@ def save_board_picture(path: str, seed: int = 3, rounds: int = 20, players: int 
     choice = random.Random(seed).choice
     while not game.is_over and game.round <= rounds:
         game.apply(choice(game.legal_actions()))
-    Image.fromarray(render_rgb(game)).save(path)
+    Image.fromarray(render_rgb(game, scale)).save(path, optimize=True)
 
 
 if __name__ == "__main__":
