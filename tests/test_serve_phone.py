@@ -8,6 +8,7 @@ A failure names each offender with its size."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -169,6 +170,17 @@ def test_byapar_at_a_phone(base_url: str, page) -> None:
     page.click("#controls button[data-kind=decline]")
     page.wait_for_selector("#bid-amount", timeout=20_000)
     check(page, "an auction")
+
+    # A finished game: the game-over card over the table.
+    done = Game(Rules(num_players=2, rounds=1), seed=1)
+    rng = random.Random(1)
+    while not done.is_over:
+        done.apply(rng.choice(done.legal_actions()))
+    table = post(base_url + "/v1/tables", {"game": json.loads(done.to_json()),
+                                           "seats": ["person", "easy"]})
+    page.goto(seat_link(base_url, table))
+    page.wait_for_selector("#result:not([hidden])")
+    check(page, "the game over")
 
 
 def test_businessman_at_a_phone(base_url: str, page) -> None:

@@ -599,7 +599,7 @@ function openZoom(title, rows, st, prev, next) {
       }
       b.appendChild(tokens);
     }
-    if (r.owner) b.style.borderRightColor = r.owner;
+    if (r.owner) b.style.borderRight = `8px solid ${r.owner}`;  // the owner's colour
     list.appendChild(b);
   }
   $("zoom-prev").onclick = prev;
