@@ -252,8 +252,14 @@ def test_the_board_the_chart_and_the_words(base_url: str, page) -> None:
     page.wait_for_function("BM.state.view.trade && BM.state.view.trade.shares[1] === -1")
     assert page.text_content("#bm-trade") == \
         "You offer Bikash Kiosk for 1 blue share (not sent yet)."
-    assert "Writing a trade offer to Bikash".lower() in page.text_content("#bm-status").lower()
-    page.click("#bm-controls button:text-is('Cancel the offer')")
+    assert "are writing a trade offer to Bikash" in page.text_content("#bm-status")
+    # Sent, it reads in the log as the offer; the computer answers it.
+    page.click("#bm-controls button:text-is('Send the offer')")
+    page.wait_for_function("BM.state.status.phase === 'PRE_ROLL' && "
+                           "BM.state.log.some(l => l.endsWith(' the trade'))", timeout=20_000)
+    log = page.text_content("#bm-log")
+    assert "You offer Bikash Kiosk for 1 blue share" in log
+    assert "Bikash accepts the trade" in log or "Bikash rejects the trade" in log
 
     # The share prices over the game: flat at 10 to start; a Market boom on red moves them.
     page.wait_for_selector("#bm-controls button[data-kind=roll]")
