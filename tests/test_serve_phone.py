@@ -2,8 +2,8 @@
 touch target a person can see is at least 44 px each way, no text is drawn under 11 px, and no
 label on the board is cut off, on Byapar's table and on Businessman's, in the situations with
 the most controls (the setup, a turn with places to manage, a sale and an auction, the trade
-composer, the board zoomed in, a place's card, an exchange session, a trade being written).
-A failure names each offender with its size."""
+composer, the board zoomed in, a place's card, the game-over card, an exchange session, a trade
+being written). A failure names each offender with its size."""
 
 from __future__ import annotations
 
