@@ -23,6 +23,7 @@ const MESSAGES = /* BEGIN MESSAGES */ {
   "unknown_player": "One of the chosen players is not offered by this server. Choose another.",
   "not_found": "This table is gone: a finished game is kept for a week, and a full server makes room by letting long-idle tables go. Start a new table.",
   "seat_secret_required": "This browser holds no place at that table. Open it from the browser that made it, or from your own link to it, or start a new table.",
+  "replay_unavailable": "This game cannot be replayed yet: a game is replayed once it is over.",
   "method_not_allowed": "The page sent something the server did not understand. Reload the page and try again.",
   "http_error": "Something went wrong. Try again.",
   "conflict": "It is not your turn just now.",

@@ -35,9 +35,8 @@ const Replay = {
     try {
       data = await api("GET", `/v1/tables/${id}/replay`);
     } catch (err) {
-      showError(err.code === "replay_unavailable"
-        ? "This game cannot be replayed yet: a game is replayed once it is over."
-        : "That replay cannot be opened here (the table is gone): start a new table.");
+      if (err.code === "replay_unavailable") say(err);
+      else showError("That replay cannot be opened here (the table is gone): start a new table.");
       return false;
     }
     if (data.game_name === "businessman" && !BM.board) {
@@ -143,7 +142,7 @@ const Replay = {
   line(text, st) {
     if (!st) return Replay.words(text);
     if (st.game_name !== "businessman") return humanLine(text, st);
-    return typeof seatWords === "function" ? seatWords(text, st) : Replay.words(text);
+    return BMW.line(text, st);  // bm_words.js: Businessman's cards, colours and offers
   },
 
   // lines joined as one sentence (a card's text ends with a full stop: not before "; ")
