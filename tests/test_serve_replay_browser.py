@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from test_browser import DESKTOP, PHONE, fits, launch, post, server, small
+from test_serve_phone import check
 
 WIDTHS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 SEATS = ["hard", "medium", "easy", "random"]
@@ -109,6 +110,8 @@ def test_a_finished_byapar_game_replays_with_its_graph(base_url: str, page) -> N
     page.wait_for_timeout(1000)
     assert page.evaluate("Replay.at") == stopped
     fits(page)
+    if page.viewport_size == PHONE:  # 44 px targets, no text under 11 px (the graph's too)
+        assert check(page, "a Byapar replay") > 10
 
 
 @pytest.mark.parametrize("page", WIDTHS, indirect=True)
@@ -124,6 +127,8 @@ def test_a_finished_businessman_game_replays_on_its_board(base_url: str, page) -
     assert page.evaluate("BM.state.to_move") == "replay"
     assert page.evaluate("BM.state.status.round") == 1
     fits(page)
+    if page.viewport_size == PHONE:
+        assert check(page, "a Businessman replay") > 10
 
 
 def test_a_game_in_progress_is_not_replayed_and_the_page_says_why(base_url: str,
