@@ -1,17 +1,17 @@
 """Hostile clients against ``byapar serve`` (issue 41, section 3): what they cost everyone else.
 
     python -m bench.serve_hostile [--runs 3] [--seconds 8] [--senders 4] [--chunks 100000]
-                                  [--tries 10] [--expert-calls 30]
+                                  [--chunk-size 1] [--tries 10] [--expert-calls 30]
                                   [--only chunks,token,trickle,expert] [--json PATH]
 
 Starts the real server (``byapar serve`` in a subprocess, on a free loopback port; nothing else
 is ever contacted) for each scenario, with its tables in a temporary SQLite file:
 
 - ``chunks``: ``--senders`` connections each send a POST whose body comes in ``--chunks``
-  one-byte chunks (chunked transfer encoding, all sent at once: the server does all the
-  parsing), over and over, while a fifth client reads a quiet table (``GET /v1/tables/ID``)
-  and the board (``GET /v1/board``) one after the other, 40 times a second: the reads' round
-  trips, median, 95th percentile and the worst;
+  chunks of ``--chunk-size`` bytes (one by default; chunked transfer encoding, all sent at
+  once: the server does all the parsing), over and over, while a fifth client reads a quiet
+  table (``GET /v1/tables/ID``) and the board (``GET /v1/board``) one after the other, 40
+  times a second: the reads' round trips, median, 95th percentile and the worst;
 - ``token``: the same on a server started with ``--token``, the senders without the token
   (their requests are refused with 401; the reader has it);
 - ``trickle``: ``--senders`` connections each declare a 400 KB body and send it at 200 bytes
@@ -19,7 +19,9 @@ is ever contacted) for each scenario, with its tables in a temporary SQLite file
   padded with JSON whitespace) ``--tries`` times, one after the other: how many are answered
   200, and what the trickling senders got;
 - ``expert``: one client, one call at a time: ``--expert-calls`` expert decisions at 20 ms,
-  then as many at 5 ms, then five analyses: how many got 503.
+  then as many at 5 ms, then five analyses, from the moment the server answers (its workers
+  still loading their networks) and then again: how many got 503, and how many searches
+  answered in time (the others were answered by the expert's prior).
 
 Each scenario runs ``--runs`` times (a fresh server each) and reports each run and, over the
 runs, the median of the medians and the worst read. The hostile clients run in a process of
@@ -93,11 +95,11 @@ def _recv_some(sock: socket.socket) -> bytes:
         return b""
 
 
-def _chunk_sender(port: int, chunks: int, stop: threading.Event, out: list) -> None:
-    """POST bodies of ``chunks`` one-byte chunks, sent at once, until ``stop``."""
+def _chunk_sender(port: int, chunks: int, size: int, stop: threading.Event, out: list) -> None:
+    """POST bodies of ``chunks`` chunks of ``size`` bytes, sent at once, until ``stop``."""
     head = (b"POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
             b"\r\nTransfer-Encoding: chunked\r\n\r\n")
-    data = head + b"1\r\n \r\n" * chunks + b"0\r\n\r\n"
+    data = head + (b"%x\r\n" % size + b" " * size + b"\r\n") * chunks + b"0\r\n\r\n"
     while not stop.is_set():
         start = time.monotonic()
         try:
@@ -151,13 +153,13 @@ def _trickle_sender(port: int, stop: threading.Event, out: list) -> None:
         out.append((_status(reply), round(time.monotonic() - start, 2)))
 
 
-def hostile(kind: str, port: int, senders: int, chunks: int, done, conn) -> None:
+def hostile(kind: str, port: int, senders: int, chunks: int, size: int, done, conn) -> None:
     """The hostile senders (``kind``: chunks or trickle) until ``done``; what each request got
     goes back through ``conn``."""
     stop = threading.Event()
     out: list = []
     target = _chunk_sender if kind == "chunks" else _trickle_sender
-    args = (port, chunks, stop, out) if kind == "chunks" else (port, stop, out)
+    args = (port, chunks, size, stop, out) if kind == "chunks" else (port, stop, out)
     threads = [threading.Thread(target=target, args=args, daemon=True) for _ in range(senders)]
     for t in threads:
         t.start()
@@ -172,12 +174,14 @@ class Hostile:
     """The hostile process, as a context: started on entry, stopped (and its record read) on
     exit into ``answers``."""
 
-    def __init__(self, kind: str, port: int, senders: int, chunks: int = 0) -> None:
+    def __init__(self, kind: str, port: int, senders: int, chunks: int = 0,
+                 size: int = 1) -> None:
         context = multiprocessing.get_context("spawn")
         self.done = context.Event()
         self.receiver, sender = context.Pipe(duplex=False)
         self.proc = context.Process(target=hostile,
-                                    args=(kind, port, senders, chunks, self.done, sender))
+                                    args=(kind, port, senders, chunks, size, self.done,
+                                          sender))
         self.answers: list = []
 
     def __enter__(self) -> Hostile:
@@ -229,7 +233,7 @@ def run_chunks(args: argparse.Namespace, folder: str, token: bool) -> dict:
             table = c.post("/v1/tables", json={"seats": ["person", "hard"], "seed": 2}
                            ).json()["id"]
         alone = _quiet_reads(base, table, 2.0, headers)
-        with Hostile("chunks", port, args.senders, args.chunks) as h:
+        with Hostile("chunks", port, args.senders, args.chunks, args.chunk_size) as h:
             time.sleep(1.5)  # every sender under way
             reads = _quiet_reads(base, table, args.seconds, headers)
     finally:
@@ -271,35 +275,39 @@ def run_trickle(args: argparse.Namespace, folder: str) -> dict:
             "legit_ms": _summary(times), "senders": _answers(h.answers)}
 
 
+def _expert_pass(client: httpx.Client, positions: list[dict], calls: int) -> dict:
+    out: dict = {}
+    for budget in (20, 5):
+        codes, searched = [], 0
+        for i in range(calls):
+            r = client.post("/v1/decide", json={"game": positions[i % len(positions)],
+                                                "player": "expert", "budget_ms": budget})
+            codes.append(r.status_code)
+            searched += int(r.status_code == 200 and r.json().get("searched") is True)
+        out[f"expert_{budget}ms"] = {"calls": len(codes), "503": codes.count(503),
+                                     "200": codes.count(200), "searched": searched}
+    codes = []
+    for i in range(5):
+        r = client.post("/v1/analyse", json={"game": positions[i], "rollouts": 20,
+                                             "expert_sims": 8})
+        codes.append(r.status_code)
+    out["analyse"] = {"calls": len(codes), "503": codes.count(503), "200": codes.count(200)}
+    return out
+
+
 def run_expert(args: argparse.Namespace, folder: str) -> dict:
+    """The sequence from the moment the server answers (its workers still loading their
+    networks: "cold"), then again once it is done ("warm")."""
     port = free_port()
     proc = start_server(port, folder, [])
     base = f"http://127.0.0.1:{port}"
     positions = saved_positions(40, seed=4)
-    out: dict = {}
     try:
-        time.sleep(3.0)  # the workers load their networks, as serve_load waits
         with httpx.Client(base_url=base, timeout=60, trust_env=False) as client:
-            for budget in (20, 5):
-                codes, searched = [], 0
-                for i in range(args.expert_calls):
-                    r = client.post("/v1/decide", json={"game": positions[i % len(positions)],
-                                                        "player": "expert",
-                                                        "budget_ms": budget})
-                    codes.append(r.status_code)
-                    searched += int(r.status_code == 200 and r.json().get("searched") is True)
-                out[f"expert_{budget}ms"] = {"calls": len(codes), "503": codes.count(503),
-                                             "200": codes.count(200), "searched": searched}
-            codes = []
-            for i in range(5):
-                r = client.post("/v1/analyse", json={"game": positions[i], "rollouts": 20,
-                                                     "expert_sims": 8})
-                codes.append(r.status_code)
-            out["analyse"] = {"calls": len(codes), "503": codes.count(503),
-                              "200": codes.count(200)}
+            return {"cold": _expert_pass(client, positions, args.expert_calls),
+                    "warm": _expert_pass(client, positions, args.expert_calls)}
     finally:
         stop_server(proc)
-    return out
 
 
 def _reads_overall(runs: list[dict]) -> dict:
@@ -313,14 +321,15 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=8.0, help="reads under load, each run")
     ap.add_argument("--senders", type=int, default=4)
-    ap.add_argument("--chunks", type=int, default=100_000, help="one-byte chunks a request")
+    ap.add_argument("--chunks", type=int, default=100_000, help="chunks a request")
+    ap.add_argument("--chunk-size", type=int, default=1, help="bytes of data a chunk")
     ap.add_argument("--tries", type=int, default=10, help="legitimate 300 KB decide calls")
     ap.add_argument("--expert-calls", type=int, default=30)
     ap.add_argument("--only", default="chunks,token,trickle,expert")
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args(argv)
-    if not 1 <= args.runs <= 20 or not 1 <= args.senders <= 64:
-        ap.error("--runs 1 to 20 and --senders 1 to 64")
+    if not 1 <= args.runs <= 20 or not 1 <= args.senders <= 64 or args.chunk_size < 1:
+        ap.error("--runs 1 to 20, --senders 1 to 64 and --chunk-size at least 1")
     result: dict = {}
     with tempfile.TemporaryDirectory(prefix="serve-hostile-") as folder:
         for kind in args.only.split(","):
