@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     # What exists now (the app, the players offered, the modules) lasts as long as the server:
     # kept out of the collector's full passes, which a flood of connections' garbage sets off
-    # and which would otherwise walk all of it while every request waits (about 70 ms here).
+    # and which would otherwise walk all of it while every request waits.
     gc.collect()
     gc.freeze()
     try:
