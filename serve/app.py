@@ -6,9 +6,11 @@ validation with messages that name the field, and the OpenAPI description (/open
 free; requests on a table wait for it in the event loop and then run on the thread pool, so
 one table's requests are serialised without holding up the others, and slow calls (the
 expert, analyses) run in worker processes (``slow.py``); its TestClient drives the app in
-tests without a socket. uvicorn is the standard ASGI server for it, pure Python (h11), and
-both were already in the project's test extra. The page is static HTML, CSS and JavaScript
-served from ``serve/static``: no build step and nothing fetched from elsewhere.
+tests without a socket. uvicorn is the standard ASGI server for it, and both were already in
+the project's test extra; its HTTP parser is httptools (C) when installed, h11 (Python)
+otherwise, each bounded against hostile clients by ``protocol.py``. The page is static HTML,
+CSS and JavaScript served from ``serve/static``: no build step and nothing fetched from
+elsewhere.
 """
 
 from __future__ import annotations
