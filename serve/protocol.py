@@ -17,7 +17,8 @@ uvicorn itself prefers; h11 otherwise):
   ``body_chunks_too_small`` and the connection is closed.
 - **Early answers.** When the answer goes out before the request's body has come in full (401
   without the token, a refusal, a 404), the rest is not parsed: it is read and dropped for
-  ``linger_s`` (so the client can read the answer) and the connection closed.
+  ``linger_s`` (so the client can read the answer; at most ``LINGER_BYTES``) and the
+  connection closed.
 - **Clients.** At most ``client_connections`` connections at once from one address (0: no
   limit); one more gets 429 ``too_many_connections`` and is closed.
 - **Headers.** A connection must deliver a request's headers within ``header_timeout_s`` of
@@ -43,6 +44,7 @@ from .limits import CLIENT_CONNECTIONS
 HEADER_TIMEOUT_S = 10.0
 TURN_S = 0.002  # parsing one connection may take of a turn of the event loop
 LINGER_S = 1.0
+LINGER_BYTES = 1024 * 1024  # dropped after an early answer at most; then closed at once
 FRAMING_CHECK_BYTES = 1024
 # Chunks of about 60 bytes and more pass (64 of 70 bytes on the wire); one-byte chunks are 1
 # of 6. A chunk costs the parser a Python call whatever its size.
@@ -80,6 +82,7 @@ class Bounded:
         self._offset = 0
         self._scheduled = False
         self._dropping = False
+        self._dropped = 0
         self._header_timer: asyncio.TimerHandle | None = None
         self._wire = self._data = 0  # the current body's bytes on the wire and of data
         self._address: str | None = None
@@ -98,6 +101,9 @@ class Bounded:
     # ------------------------------------------------------------------ parsing in turns
     def data_received(self, data: bytes) -> None:
         if self._dropping:
+            self._dropped += len(data)
+            if self._dropped > LINGER_BYTES:
+                self._close()
             return
         if self._offset < len(self._pending):
             self._pending = self._pending[self._offset:] + data
@@ -137,7 +143,7 @@ class Bounded:
                         and self._data < MIN_DATA_SHARE * self._wire):
                     self._refuse(400, "body_chunks_too_small",
                                  f"a chunked body must be at least {MIN_DATA_SHARE:.0%} data "
-                                 "on the wire (chunks of a few bytes are refused)")
+                                 "on the wire: send chunks of 64 bytes or more")
                     return
             if time.perf_counter() - start >= self.turn_s:
                 break

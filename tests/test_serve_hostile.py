@@ -22,7 +22,12 @@ with warnings.catch_warnings():
 from byapar_serve import cli, slow
 from byapar_serve.app import create_app
 from byapar_serve.body_limit import BodyLimit
-from byapar_serve.protocol import MIN_DATA_SHARE, http_protocol, open_connections
+from byapar_serve.protocol import (
+    LINGER_BYTES,
+    MIN_DATA_SHARE,
+    http_protocol,
+    open_connections,
+)
 from byapar_serve.slow import SlowPool
 
 from byapar_env.engine import Game, Rules
@@ -212,11 +217,20 @@ def test_after_an_early_answer_the_rest_of_the_body_is_not_parsed() -> None:
         after = protocol.parsed
         still_open = not transport.closing
         await asyncio.sleep(0.1)
-        return before, after, still_open, transport.closing
+        # More than LINGER_BYTES dropped: closed at once, whatever is left of the linger.
+        flood, flooded = _connect(app, linger_s=60.0)
+        flood.data_received(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9000000\r\n\r\n")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        flood.data_received(b" " * LINGER_BYTES)
+        at_the_limit = flooded.closing
+        flood.data_received(b" ")
+        return before, after, still_open, transport.closing, at_the_limit, flooded.closing
 
-    before, after, still_open, closed = asyncio.run(scenario())
+    before, after, still_open, closed, at_the_limit, flooded = asyncio.run(scenario())
     assert before == 1 and after == 1  # the chunk before the answer only
     assert still_open and closed  # the client had the linger to read the answer
+    assert not at_the_limit and flooded
 
 
 def test_an_answer_before_the_body_drops_the_rest_and_closes() -> None:
