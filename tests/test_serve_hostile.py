@@ -249,7 +249,7 @@ def test_an_answer_before_the_body_drops_the_rest_and_closes() -> None:
 
 
 def test_connections_from_one_address_are_bounded() -> None:
-    with serving(create_app(), client_connections=2) as (port, server):
+    with serving(create_app(), client_connections=2, linger_s=0.2) as (port, server):
         held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
         time.sleep(0.2)
         third = _get(port, "/v1/board")
@@ -380,10 +380,16 @@ def test_bytes_being_read_are_bounded_per_client_address_and_in_all() -> None:
 
 # ---------------------------------------------------------------- the expert's pool
 def test_a_job_whose_caller_has_gone_is_not_run_and_gives_its_slot_back() -> None:
-    pool = SlowPool(workers=0, max_queued=1)
+    pool = SlowPool(workers=0, max_queued=1)  # two slots
     ran: list[int] = []
+    gate, started, running = threading.Event(), threading.Event(), threading.Event()
+
+    def held() -> None:
+        started.set()
+        running.wait(10)
+
     try:
-        busy = pool._pool().submit(time.sleep, 0.5)  # the one thread is busy (as warming up)
+        busy = pool._pool().submit(gate.wait, 10)  # the one thread is busy (as warming up)
         with pytest.raises(slow.Late):
             pool.run(ran.append, 1, answer_by=time.monotonic() + 0.05)
         assert pool._in_flight == 0  # it was still queued: cancelled, its slot back at once
@@ -392,17 +398,22 @@ def test_a_job_whose_caller_has_gone_is_not_run_and_gives_its_slot_back() -> Non
         assert pool._in_flight == 0
         # One that reaches the thread after its caller stopped waiting is not run either.
         late = pool._submit(slow.unless_abandoned, (time.monotonic() + 0.05, ran.append, 3))
+        time.sleep(0.1)
+        gate.set()
         busy.result()
         with pytest.raises(slow.Abandoned):
             late.result(5)
         assert ran == [] and pool._in_flight == 0
-        # A job already running keeps its slot until it ends (max_queued 1: two slots).
+        # A job already running keeps its slot until it ends.
         with pytest.raises(slow.Late):
-            pool.run(time.sleep, 0.4, answer_by=time.monotonic() + 0.05)
-        assert pool._in_flight == 1
+            pool.run(held, answer_by=time.monotonic() + 0.3)
+        assert started.is_set() and pool._in_flight == 1
+        running.set()
         pool.run(ran.append, 4)
-        assert ran == [4]
+        assert ran == [4] and pool._in_flight == 0
     finally:
+        gate.set()
+        running.set()
         pool.close()
 
 
@@ -410,10 +421,11 @@ def test_a_sequential_client_of_quick_expert_calls_is_never_refused() -> None:
     pool = SlowPool(workers=0, max_queued=2)  # three slots
     game = _position()
     client = TestClient(create_app(slow=pool))
+    gate = threading.Event()
     try:
-        # The one worker is busy for a while (as when it loads its networks at start-up):
-        # each call's job waits, its caller answers with the prior at its budget and goes.
-        busy = pool._pool().submit(time.sleep, 1.5)
+        # The one worker is busy (as when it loads its networks at start-up): each call's
+        # job waits, its caller answers with the prior at its budget and goes.
+        busy = pool._pool().submit(gate.wait, 60)
         codes = []
         for _ in range(20):
             r = client.post("/v1/decide", json={"game": game, "player": "expert",
@@ -421,10 +433,12 @@ def test_a_sequential_client_of_quick_expert_calls_is_never_refused() -> None:
             codes.append((r.status_code, r.json().get("searched")))
         assert codes == [(200, False)] * 20
         assert pool._in_flight == 0
+        gate.set()
         busy.result()
         r = client.post("/v1/analyse", json={"game": game, "rollouts": 2, "expert_sims": 4})
         assert r.status_code == 200 and r.json()["rollouts"] == 2
     finally:
+        gate.set()
         pool.close()
 
 
