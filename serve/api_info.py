@@ -229,12 +229,17 @@ def _body_limits(given: dict) -> dict:
         LARGE_BODY_BYTES,
         LARGE_BODY_SLOTS,
     )
+    from .limits import BODY_GRACE_S, BODY_MIN_RATE, CLIENT_BODY_BYTES, READING_BODY_BYTES
 
     return {"large_body_bytes": given.get("large_bytes", LARGE_BODY_BYTES),
             "large_body_slots": given.get("large_slots", LARGE_BODY_SLOTS),
             "large_bodies_per_s": given.get("large_per_s", LARGE_BODIES_PER_S),
             "busy_pause_s": given.get("busy_pause_s", BUSY_PAUSE_S),
-            "body_read_timeout_s": given.get("read_timeout_s", BODY_READ_TIMEOUT_S)}
+            "body_read_timeout_s": given.get("read_timeout_s", BODY_READ_TIMEOUT_S),
+            "min_body_rate": given.get("min_rate", BODY_MIN_RATE),
+            "body_grace_s": given.get("grace_s", BODY_GRACE_S),
+            "reading_body_bytes": given.get("reading_bytes", READING_BODY_BYTES),
+            "client_body_bytes": given.get("client_bytes", CLIENT_BODY_BYTES)}
 
 
 def _playable(data: object, what: str):

@@ -455,3 +455,12 @@ def test_the_hostile_client_flags_are_checked() -> None:
                 ["--client-connections", "1.5"], ["--client-body-bytes", "0"]):
         with pytest.raises(SystemExit):
             cli.parse_args(bad)
+
+
+def test_get_v1_lists_the_body_bounds_in_force() -> None:
+    from byapar_serve.limits import BODY_GRACE_S, CLIENT_BODY_BYTES, READING_BODY_BYTES
+
+    shown = TestClient(create_app(min_rate=512)).get("/v1").json()["limits"]
+    assert shown["min_body_rate"] == 512 and shown["body_grace_s"] == BODY_GRACE_S
+    assert shown["reading_body_bytes"] == READING_BODY_BYTES
+    assert shown["client_body_bytes"] == CLIENT_BODY_BYTES
