@@ -302,8 +302,12 @@ def evaluate_parser() -> ArgumentParser:
 
 
 def evaluate_main(argv: list[str]) -> int:
-    from byapar_harness.evaluate import EvaluateConfig, plot_evaluation, run_evaluation
-    from byapar_harness.gauntlet import format_gauntlet
+    from byapar_harness.evaluate import (
+        EvaluateConfig,
+        format_evaluation,
+        plot_evaluation,
+        run_evaluation,
+    )
     from byapar_harness.gauntlet import validate as validate_gauntlet
 
     args = evaluate_parser().parse_args(argv)
@@ -319,7 +323,7 @@ def evaluate_main(argv: list[str]) -> int:
     result = run_evaluation(config, args.json, say)
     if args.plot:
         plot_evaluation(config, result, args.plot)
-    print(format_gauntlet(config.gauntlet(), result))
+    print(format_evaluation(config, result))
     return 0
 
 

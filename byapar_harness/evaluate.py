@@ -15,7 +15,9 @@ groups, then the seen, at each table size. With ``--json`` each finished cell is
 once and the same command goes on from there; ``--plot`` draws the cells.
 
 The figures are the gauntlet's own: ``byapar evaluate hard`` gives, cell for cell, what
-``byapar gauntlet hard --groups all`` gives with the same games and seed.
+``byapar gauntlet hard --groups all`` gives with the same games and seed. On top of them, the
+agent's **rating** on one scale with the shipped levels (``byapar_harness.rating_scale``),
+from its cells against the levels, in the report, the JSON (``rating``) and the plot.
 """
 
 from __future__ import annotations
@@ -26,7 +28,16 @@ from dataclasses import dataclass
 
 from byapar_env.games import find_game
 
-from .gauntlet import DEFAULT_POPULATION, GROUP_NAMES, GauntletConfig, run_gauntlet
+from .gauntlet import (
+    DEFAULT_POPULATION,
+    GROUP_NAMES,
+    GauntletConfig,
+    _worst_line,
+    _write,
+    format_gauntlet,
+    run_gauntlet,
+)
+from .rating_scale import format_rating, rate_cells
 
 DEFAULT_GAMES = 100  # per cell: 57 cells for Byapar at three sizes, about 6,000 games
 # Each game's opponents, by the game's name: Byapar's gauntlet groups (seen and unseen apart),
@@ -73,19 +84,40 @@ def run_evaluation(config: EvaluateConfig, json_path: str | None = None,
         eta = spent / done[0] * left
         progress(f"[{done[0]}/{total}] {line}; about {eta:,.0f} s left")
 
-    return run_gauntlet(gauntlet, json_path, report if progress else None)
+    result = run_gauntlet(gauntlet, json_path, report if progress else None)
+    result["rating"] = rate_cells(gauntlet.game, result["cells"])
+    if json_path:
+        _write(json_path, result)
+    return result
+
+
+def format_evaluation(config: EvaluateConfig, result: dict) -> str:
+    """The report: the worst cases (unseen first) and the rating, then every cell."""
+    lines = [f"evaluation of {config.agent} ({config.game}): {config.games} games a cell, "
+             f"seats rotated, seed {config.seed}"]
+    worst = [("worst_unseen", "UNSEEN worst case"), ("worst_seen", "seen worst case")]
+    if "worst_unseen" not in result:
+        worst = [("worst", "worst case")]
+    for name, what in worst:
+        for n, w in result.get(name, {}).items():
+            lines.append(_worst_line(what, n, w))
+    lines += [format_rating(result.get("rating")), "", format_gauntlet(config.gauntlet(), result)]
+    return "\n".join(lines)
 
 
 def plot_evaluation(config: EvaluateConfig, result: dict, path: str) -> None:
-    """A chart of every cell's multiple of chance with its interval, one panel a table size."""
+    """A chart of every cell's multiple of chance with its interval, one panel a table size,
+    and below them the rating among the levels'."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     sizes = config.sizes
-    fig, axes = plt.subplots(1, len(sizes), figsize=(5 * len(sizes), 6), squeeze=False)
-    for ax, n in zip(axes[0], sizes, strict=True):
+    fig = plt.figure(figsize=(5 * len(sizes), 8))
+    grid = fig.add_gridspec(2, len(sizes), height_ratios=(5, 1.2))
+    for i, n in enumerate(sizes):
+        ax = fig.add_subplot(grid[0, i])
         cells = [c for c in result["cells"].values() if c["size"] == n]
         names = [c["opponent"] for c in cells]
         values = [c["multiple"] for c in cells]
@@ -95,8 +127,37 @@ def plot_evaluation(config: EvaluateConfig, result: dict, path: str) -> None:
         ax.axvline(1.0, color="black", linewidth=1)
         ax.set_title(f"{n} seats")
         ax.set_xlabel("win rate / chance (95% interval)")
+    _plot_rating(fig.add_subplot(grid[1, :]), config, result.get("rating"))
     fig.suptitle(f"{config.agent} ({config.game}): games per cell {config.games}, "
                  f"seed {config.seed}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _plot_rating(ax, config: EvaluateConfig, rating: dict | None) -> None:
+    """The levels' ratings as marks on a line, the agent's as a point with its interval (an
+    open end drawn to the panel's edge)."""
+    ax.set_yticks([])
+    ax.set_xlabel("rating (400 points: ten times the odds of winning)")
+    if rating is None:
+        ax.set_title("rating: no cell against the levels")
+        return
+    levels = rating["levels"]
+    for i, (name, value) in enumerate(levels.items()):
+        ax.axvline(value, color="grey", linewidth=1)
+        # neighbours' names at two heights, so that two close ratings keep both names
+        ax.annotate(name, (value, 0.95 - 0.2 * (i % 2)), xycoords=("data", "axes fraction"),
+                    ha="center", va="top", fontsize=9,
+                    bbox={"facecolor": "white", "edgecolor": "none"})
+    low, high = rating["ci95"]
+    known = [*levels.values(), *(x for x in (low, high, rating["rating"]) if x is not None)]
+    left, right = min(known) - 100, max(known) + 100
+    ax.set_xlim(left, right)
+    start = left if low is None else low
+    end = right if high is None else high
+    ax.plot([start, end], [0.4, 0.4], color="#C44E52", linewidth=3)
+    if rating["rating"] is not None:
+        ax.plot([rating["rating"]], [0.4], "o", color="#C44E52")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{config.agent}'s {format_rating(rating).split(', from')[0]}")

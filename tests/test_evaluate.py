@@ -13,6 +13,7 @@ from byapar_agents import UnknownAgentError, make_agent
 
 from byapar_harness.evaluate import EvaluateConfig, run_evaluation
 from byapar_harness.gauntlet import GROUP_NAMES, GauntletConfig, run_gauntlet
+from byapar_harness.rating_scale import format_rating, rate_cells
 
 AGENT = '''
 import numpy as np
@@ -44,6 +45,10 @@ def test_evaluate_gives_the_gauntlets_figures_for_hard() -> None:
     assert {"random@2", "medium@2", "outside-monopyly-huw@2", "pop-1000000@2"} <= set(
         evaluated["cells"])
     assert evaluated["worst"] == gauntlet["worst"]
+    # the rating: from the cells against the other levels, the player itself left out
+    assert evaluated["rating"] == rate_cells("byapar", evaluated["cells"])
+    assert evaluated["rating"]["opponents"] == ["random", "easy", "medium"]
+    assert evaluated["rating"]["games"] == 9
 
 
 @pytest.mark.parametrize("game, opponents", [
@@ -78,8 +83,38 @@ def test_the_command_writes_the_report_and_the_json(agent_module) -> None:
                          timeout=300, cwd=agent_module)
     assert out.returncode == 0, out.stderr
     assert "[4/4] hard@2:" in out.stderr and "s left" in out.stderr
-    assert out.stdout.startswith("gauntlet of my_agent:act: 2 games a cell")
-    assert "worst case at 2 seats" in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0] == ("evaluation of my_agent:act (businessman): 2 games a cell, seats "
+                        "rotated, seed 0")
+    assert lines[1].startswith("worst case at 2 seats: ")
     saved = json.loads((agent_module / "e.json").read_text())
     assert set(saved["cells"]) == {"random@2", "easy@2", "medium@2", "hard@2"}
     assert saved["settings"]["game"] == "businessman"
+    # the rating, in the JSON and on the report's third line, before the table of cells
+    assert saved["rating"] == rate_cells("businessman", saved["cells"])
+    assert saved["rating"]["games"] == 8
+    assert lines[2] == format_rating(saved["rating"])
+    assert "gauntlet of my_agent:act: 2 games a cell" in out.stdout
+
+
+@pytest.mark.parametrize("rating", [
+    {"rating": 1100.0, "ci95": [1050.0, 1150.0]},
+    {"rating": None, "ci95": [1500.0, None]},  # it won every game: an open upper end
+    None,  # no cell against the levels
+])
+def test_the_plot_has_a_panel_a_size_and_the_rating(tmp_path, rating) -> None:
+    from PIL import Image
+
+    from byapar_harness.evaluate import plot_evaluation
+
+    pytest.importorskip("matplotlib")
+    cells = {f"{o}@{n}": {"opponent": o, "size": n, "games": 10, "win_rate": 0.5,
+                          "multiple": 0.5 * n, "multiple_ci95": [0.2 * n, 0.8 * n]}
+             for o in ("random", "easy") for n in (2, 4)}
+    if rating is not None:
+        rating = {**rating, "games": 40, "opponents": ["random", "easy"],
+                  "levels": {"random": 300.0, "easy": 1000.0}}
+    path = tmp_path / "e.png"
+    plot_evaluation(EvaluateConfig(agent="mine", sizes=(2, 4), games=10),
+                    {"cells": cells, "rating": rating}, str(path))
+    assert Image.open(path).size == (1000, 800)  # 5 inches a size, 8 high, at 100 dpi
