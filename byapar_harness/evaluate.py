@@ -1,7 +1,7 @@
 """``byapar evaluate AGENT``: how your agent compares, the way to report a result.
 
     byapar evaluate my_agent:act                      # a function (observation, mask) -> id
-    byapar evaluate runs/mine/checkpoints/step_..     # a checkpoint folder
+    byapar evaluate runs/mine/pool/step_000300000     # a checkpoint folder
     byapar evaluate hard --game businessman --json hard.json --plot hard.png
 
 The agent (a player name, a checkpoint folder, or ``module:callable``) plays the gauntlet
