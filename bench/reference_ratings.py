@@ -1,7 +1,7 @@
 """The shipped levels' results against each other: what ``byapar evaluate``'s rating scale is
 anchored on.
 
-    python -m bench.reference_ratings --game byapar --out runs/reference [--games 20] [--seed 0]
+    python -m bench.reference_ratings --game byapar --out runs/reference [--games 50] [--seed 0]
                                       [--workers 1] [--write]
 
 For the game and each of its levels (random, easy, medium, hard), the level plays
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=available_games(), default=available_games()[0])
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--write", action="store_true",
