@@ -11,9 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from .engine import Action, ActionKind, Game, Phase
-from .engine import actions as A
-from .engine import board as B
+from .engine import Action, ActionKind, Game, Phase, actions, board
 
 # Money in a trade: documented amounts, either direction ("pay" = the offerer pays).
 TRADE_AMOUNTS = (100, 200, 300, 500, 700, 1_000, 1_200, 1_500, 1_800, 2_000, 2_500, 3_000,
@@ -22,7 +20,7 @@ TRADE_AMOUNTS = (100, 200, 300, 500, 700, 1_000, 1_200, 1_500, 1_800, 2_000, 2_5
 BID_RAISES = (200, 500, 1_000, 2_000)
 BID_PRICE_PERCENTS = (50, 75, 100, 125, 150, 200)
 # A trade is started to the player k seats after the actor: k up to the largest table less one.
-MAX_SEAT_OFFSET = B.RULES_FIGURES.max_players - 1
+MAX_SEAT_OFFSET = board.RULES_FIGURES.max_players - 1
 
 
 @dataclass(frozen=True)
@@ -41,10 +39,11 @@ def _table() -> tuple[ActionSpec, ...]:
         ("pay_fine", 0, "pay the jail fine"),
         ("use_bail_card", 0, "use a bail card"),
     ]
-    rows += [("build", s, f"build on {B.SQUARES[s].name}") for s in B.CITIES]
-    rows += [("sell", s, f"sell a building on {B.SQUARES[s].name}") for s in B.CITIES]
-    rows += [("mortgage", s, f"mortgage {B.SQUARES[s].name}") for s in B.PLACES]
-    rows += [("unmortgage", s, f"pay off the mortgage on {B.SQUARES[s].name}") for s in B.PLACES]
+    rows += [("build", s, f"build on {board.SQUARES[s].name}") for s in board.CITIES]
+    rows += [("sell", s, f"sell a building on {board.SQUARES[s].name}") for s in board.CITIES]
+    rows += [("mortgage", s, f"mortgage {board.SQUARES[s].name}") for s in board.PLACES]
+    rows += [("unmortgage", s, f"pay off the mortgage on {board.SQUARES[s].name}")
+             for s in board.PLACES]
     rows += [("buy", 0, "buy the place landed on"), ("decline", 0, "do not buy it")]
     rows += [("drop_out", 0, "drop out of the auction"), ("bid_min", 0, "bid the minimum raise")]
     rows += [("bid_raise", r, f"bid {r:,} over the highest bid") for r in BID_RAISES]
@@ -52,7 +51,8 @@ def _table() -> tuple[ActionSpec, ...]:
     rows += [("accept", 0, "accept the trade offered"), ("reject", 0, "decline the trade offered")]
     rows += [("trade_start", k, f"start a trade offer to the player {k} seat(s) after me")
              for k in range(1, MAX_SEAT_OFFSET + 1)]
-    rows += [("trade_toggle", s, f"trade: add or remove {B.SQUARES[s].name}") for s in B.PLACES]
+    rows += [("trade_toggle", s, f"trade: add or remove {board.SQUARES[s].name}")
+             for s in board.PLACES]
     rows += [("trade_money", 0, "trade: no money")]
     rows += [("trade_money", a, f"trade: I pay Rs {a:,}") for a in TRADE_AMOUNTS]
     rows += [("trade_money", -a, f"trade: they pay Rs {a:,}") for a in TRADE_AMOUNTS]
@@ -112,15 +112,15 @@ TRADE_MONEY_IDS = {a.arg: a.id for a in ACTIONS if a.kind == "trade_money"}
 def _engine_to_id_table() -> list[list[int]]:
     """``table[kind][square + 1]``: the id of the engine's fixed-choice action (square -1 for
     actions without one). Indexing beats hashing action tuples in the mask's hot path."""
-    table = [[-1] * (B.NUM_SQUARES + 1) for _ in ActionKind]
+    table = [[-1] * (board.NUM_SQUARES + 1) for _ in ActionKind]
     for kind, i in ((ActionKind.ROLL, ROLL_ID), (ActionKind.PAY_FINE, PAY_FINE_ID),
                     (ActionKind.USE_BAIL_CARD, USE_BAIL_ID), (ActionKind.DROP_OUT, DROP_OUT_ID),
                     (ActionKind.ACCEPT_TRADE, ACCEPT_ID), (ActionKind.REJECT_TRADE, REJECT_ID)):
         table[kind][0] = i
-    for s in B.CITIES:
+    for s in board.CITIES:
         table[ActionKind.BUILD][s + 1] = action_id("build", s)
         table[ActionKind.SELL_BUILDING][s + 1] = action_id("sell", s)
-    for s in B.PLACES:
+    for s in board.PLACES:
         table[ActionKind.MORTGAGE][s + 1] = action_id("mortgage", s)
         table[ActionKind.UNMORTGAGE][s + 1] = action_id("unmortgage", s)
         table[ActionKind.BUY][s + 1] = BUY_ID
@@ -141,10 +141,10 @@ def bid_amount(game: Game, action: int) -> int:
     a = game.auction
     spec = ACTIONS[action]
     if spec.kind == "bid_min":
-        return a.high + B.BID_STEP
+        return a.high + board.BID_STEP
     if spec.kind == "bid_raise":
         return a.high + spec.arg
-    return B.SQUARES[a.square].price * spec.arg // 100 // B.BID_STEP * B.BID_STEP
+    return board.SQUARES[a.square].price * spec.arg // 100 // board.BID_STEP * board.BID_STEP
 
 
 class TradeDraft:
@@ -160,7 +160,7 @@ class TradeDraft:
         self.steps = steps
 
     def offer(self) -> Action:
-        return A.offer_trade(self.target, self.give, self.take, self.amount)
+        return actions.offer_trade(self.target, self.give, self.take, self.amount)
 
     def to_dict(self) -> dict:
         return {"target": self.target, "give": sorted(self.give), "take": sorted(self.take),
@@ -170,12 +170,12 @@ class TradeDraft:
 def _built_groups(game: Game) -> set[tuple[int, ...]]:
     """The colour groups with buildings: their places cannot change hands."""
     blds = game.buildings
-    return {B.GROUP_OF[s] for s in B.CITIES if blds[s]}
+    return {board.GROUP_OF[s] for s in board.CITIES if blds[s]}
 
 
 # The colour groups, then every other place alone: for "who holds a tradeable place".
-_PLACE_GROUPS = tuple(B.GROUPS.values()) + tuple((sq,) for sq in B.PLACES
-                                                 if B.GROUP_OF[sq] is None)
+_PLACE_GROUPS = tuple(board.GROUPS.values()) + tuple((sq,) for sq in board.PLACES
+                                                     if board.GROUP_OF[sq] is None)
 
 
 def _trade_targets(game: Game, p: int) -> list[int]:
@@ -197,7 +197,7 @@ def _trade_targets(game: Game, p: int) -> list[int]:
 
 _PAY_START = TRADE_MONEY_IDS[TRADE_AMOUNTS[0]]  # "I pay" ids, ascending amounts
 _RECEIVE_START = TRADE_MONEY_IDS[-TRADE_AMOUNTS[0]]  # "they pay" ids, ascending amounts
-_PLACE_TOGGLES = tuple((sq, i) for i, sq in enumerate(B.PLACES))
+_PLACE_TOGGLES = tuple((sq, i) for i, sq in enumerate(board.PLACES))
 
 
 class DraftChoices:
@@ -211,7 +211,7 @@ class DraftChoices:
         p = game.current_player
         owner = game.owner
         built = _built_groups(game)
-        group_of = B.GROUP_OF
+        group_of = board.GROUP_OF
         self.mask = mask = bytearray(NUM_ACTIONS)
         for sq, i in _PLACE_TOGGLES:
             o = owner[sq]
@@ -251,7 +251,7 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
     ph = game.phase
     if ph == Phase.AUCTION:
         a = game.auction
-        low = a.high + B.BID_STEP
+        low = a.high + board.BID_STEP
         cash = game.cash[p]
         ids = [DROP_OUT_ID, BID_MIN_ID]  # the engine never asks a bidder who cannot beat the bid
         for i in BID_RAISE_IDS + BID_PRICE_IDS:
@@ -270,7 +270,7 @@ def legal_ids(game: Game, draft: TradeDraft | None, max_draft_steps: int,
     return ids
 
 
-_TOGGLE_BASE = action_id("trade_toggle", B.PLACES[0])
+_TOGGLE_BASE = action_id("trade_toggle", board.PLACES[0])
 
 
 def engine_action(game: Game, action: int) -> Action | None:
@@ -281,15 +281,16 @@ def engine_action(game: Game, action: int) -> Action | None:
     if make is not None:
         return make(spec.arg)
     if k == "buy":
-        return A.buy(game.pending_square)
+        return actions.buy(game.pending_square)
     if k == "decline":
-        return A.decline(game.pending_square)
+        return actions.decline(game.pending_square)
     if k.startswith("bid_"):
-        return A.bid(game.auction.square, bid_amount(game, action))
+        return actions.bid(game.auction.square, bid_amount(game, action))
     return _FIXED.get(k)
 
 
-_BY_SQUARE = {"build": A.build, "sell": A.sell_building, "mortgage": A.mortgage,
-              "unmortgage": A.unmortgage}
-_FIXED = {"roll": A.ROLL, "pay_fine": A.PAY_FINE, "use_bail_card": A.USE_BAIL_CARD,
-          "drop_out": A.DROP_OUT, "accept": A.ACCEPT_TRADE, "reject": A.REJECT_TRADE}
+_BY_SQUARE = {"build": actions.build, "sell": actions.sell_building, "mortgage": actions.mortgage,
+              "unmortgage": actions.unmortgage}
+_FIXED = {"roll": actions.ROLL, "pay_fine": actions.PAY_FINE,
+          "use_bail_card": actions.USE_BAIL_CARD, "drop_out": actions.DROP_OUT,
+          "accept": actions.ACCEPT_TRADE, "reject": actions.REJECT_TRADE}

@@ -12,8 +12,7 @@ import functools
 
 import numpy as np
 
-from .engine import Game
-from .engine import board as B
+from .engine import Game, board
 
 CELL = 72  # a square's side at scale 1: the board is 10 squares a side
 SIZE = CELL * 10
@@ -119,7 +118,7 @@ def draw(game: Game, scale: int = 1) -> np.ndarray:
         f = font(size)
         return lambda text: d.textlength(text, font=f)
 
-    for s in B.SQUARES:
+    for s in board.SQUARES:
         x0, y0, x1, y1 = cell_box(s.index, u)
         d.rectangle((x0, y0, x1, y1), fill=PAPER, outline=QUIET_INK, width=u)
         if s.group:
@@ -133,9 +132,9 @@ def draw(game: Game, scale: int = 1) -> np.ndarray:
             d.rectangle((x0 + 2 * u, y1 - 8 * u, x1 - 2 * u, y1 - 2 * u), fill=inside,
                         outline=_seat_colour(o), width=2 * u)
         b = game.buildings[s.index]
-        if b == B.HOTEL:
+        if b == board.HOTEL:
             d.rectangle((x0 + 4 * u, y0 + 37 * u, x0 + 26 * u, y0 + 45 * u), fill=(200, 30, 30))
-        for h in range(b if b < B.HOTEL else 0):
+        for h in range(b if b < board.HOTEL else 0):
             d.rectangle((x0 + 4 * u + h * 11 * u, y0 + 37 * u, x0 + 12 * u + h * 11 * u,
                          y0 + 45 * u), fill=(30, 150, 60))
     for seat in range(game.num_players):

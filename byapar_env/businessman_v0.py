@@ -162,8 +162,8 @@ from .businessman import (
     RulesError,
     table_rules,
 )
-from .businessman import actions as BA
-from .businessman import board as BB
+from .businessman import actions as bm_actions
+from .businessman import board as bm_board
 from .businessman.action_table import NUM_ACTIONS, action_to_string
 from .businessman.observation import (
     OBSERVATION_SIZE,
@@ -193,9 +193,9 @@ MAX_DENSE_COEF = 100.0
 STATE_FORMAT = "businessman-env-state"  # save_state's JSON
 MAX_STEP_CAP = 1_000  # the largest max_pre_roll_actions and max_trade_steps
 _COUNTED = (Phase.PRE_ROLL,)
-_ROLL_ONLY = (BA.ROLL,)
-_CANCEL_ONLY = (BA.CANCEL_TRADE,)
-_SUBMIT_OR_CANCEL = (BA.SUBMIT_TRADE, BA.CANCEL_TRADE)
+_ROLL_ONLY = (bm_actions.ROLL,)
+_CANCEL_ONLY = (bm_actions.CANCEL_TRADE,)
+_SUBMIT_OR_CANCEL = (bm_actions.SUBMIT_TRADE, bm_actions.CANCEL_TRADE)
 
 
 class TurnCaps:
@@ -268,7 +268,7 @@ class TurnCaps:
         """Count ``action``, about to be taken in ``game`` (before ``game.apply``)."""
         if self.turn_stamp != game.turn_count:
             self.start(game)
-        if game.phase in _COUNTED and action != BA.ROLL:
+        if game.phase in _COUNTED and action != bm_actions.ROLL:
             self.pre_roll_actions += 1
 
     def apply(self, game: Game, action: Action) -> None:
@@ -314,8 +314,9 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         "render_fps": 2,
     }
 
-    def __init__(self, num_players: int = BB.FIGURES.default_num_players,
-                 rounds: int | None = BB.FIGURES.default_max_rounds, abroad_enabled: bool = True,
+    def __init__(self, num_players: int = bm_board.FIGURES.default_num_players,
+                 rounds: int | None = bm_board.FIGURES.default_max_rounds,
+                 abroad_enabled: bool = True,
                  render_mode: str | None = None, max_pre_roll_actions: int = PRE_ROLL_CAP,
                  max_trade_steps: int = TRADE_STEP_CAP, skip_trivial: bool = True,
                  reward: str = "outcome", dense_coef: float = 1.0,
@@ -520,7 +521,7 @@ def render_text(game: Game) -> str:
     """The table in a few lines of text (public figures only)."""
     lines = [f"Round {game.round}, seat {game.turn} to play; deciding: seat "
              f"{game.current_player} ({game.phase.name}); prices "
-             + ", ".join(f"{c} {p}" for c, p in zip(BB.COLOURS, game.prices, strict=True))]
+             + ", ".join(f"{c} {p}" for c, p in zip(bm_board.COLOURS, game.prices, strict=True))]
     for s in range(game.num_players):
         if game.bankrupt[s]:
             lines.append(f"seat {s}: bankrupt")
@@ -528,8 +529,8 @@ def render_text(game: Game) -> str:
         lots = []
         for c in game.lots_of(s):
             mark = "*" * game.level[c] + ("(p)" if game.mortgaged[c] else "")
-            lots.append(BB.CELLS[c].name + mark)
-        lines.append(f"seat {s}: {game.cash[s]:,} cr on {BB.CELLS[game.position[s]].name}, "
+            lots.append(bm_board.CELLS[c].name + mark)
+        lines.append(f"seat {s}: {game.cash[s]:,} cr on {bm_board.CELLS[game.position[s]].name}, "
                      f"shares {game.shares[s]}, {len(game.hands[s])} cards; "
                      f"lots: {', '.join(lots) or 'none'}")
     return "\n".join(lines)

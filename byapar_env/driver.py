@@ -37,8 +37,7 @@ from .action_table import (
     engine_action,
     legal_ids,
 )
-from .engine import Action, ActionKind, Game, IllegalActionError, Phase
-from .engine import actions as A
+from .engine import Action, ActionKind, Game, IllegalActionError, Phase, actions
 from .habits import Habits
 
 # The defaults of the environment's options of the same names (and the arena's, which has no
@@ -62,7 +61,7 @@ def pre_roll_capped(game: Game, pre_roll_actions: int, cap: int = PRE_ROLL_CAP) 
 def legal_engine_actions(game: Game, pre_roll_actions: int,
                          cap: int = PRE_ROLL_CAP) -> list[Action]:
     """The engine's legal actions of the seat to decide, only rolling at the pre-roll cap."""
-    return [A.ROLL] if pre_roll_capped(game, pre_roll_actions, cap) else game.legal_actions()
+    return [actions.ROLL] if pre_roll_capped(game, pre_roll_actions, cap) else game.legal_actions()
 
 
 def offer_steps(seat: int, num_players: int, offer: Action) -> list[int]:

@@ -30,10 +30,9 @@ from typing import Any
 
 from .action_table import legal_ids
 from .driver import PRE_ROLL_CAP, check_offer, offer_steps
-from .engine import ActionKind, Game, Phase
-from .engine import actions as A
+from .engine import ActionKind, Game, Phase, actions
 
-_ROLL_ONLY = [A.ROLL]
+_ROLL_ONLY = [actions.ROLL]
 _OFFER = ActionKind.OFFER_TRADE
 _PRE_ROLL = Phase.PRE_ROLL
 _NEVER_TRIVIAL = (Phase.BUY, Phase.AUCTION, Phase.TRADE_ANSWER)

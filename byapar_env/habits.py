@@ -22,8 +22,7 @@ given, and a saved environment state carries them. Every feature is a bounded ra
 
 from __future__ import annotations
 
-from .engine import Action, ActionKind, Game, Phase
-from .engine import board as B
+from .engine import Action, ActionKind, Game, Phase, board
 from .engine.errors import ByaparError
 
 FEATURES = ("offers_per_round", "offers_accepted", "answers_accepted", "bid_to_price", "buys",
@@ -33,7 +32,7 @@ PER_SEAT = len(FEATURES)
 COUNTERS = ("offers_made", "offers_taken", "offers_received", "answers_accepted", "auctions_bid",
             "bid_ratio_sum", "last_ratio", "landings", "buys", "builds")
 _AUCTION_KEY = len(COUNTERS)  # the auction the last bid was in: (turn_count, square)
-_PRICE = tuple(s.price for s in B.SQUARES)
+_PRICE = tuple(s.price for s in board.SQUARES)
 K = ActionKind
 _COUNTED = frozenset((K.OFFER_TRADE, K.ACCEPT_TRADE, K.BID, K.BUY, K.DECLINE, K.BUILD))
 

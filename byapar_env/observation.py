@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import Game, Phase, place_worth
-from .engine import board as B
+from .engine import Game, Phase, board, place_worth
 from .habits import PER_SEAT as HABITS_PER_SEAT
 from .habits import Habits
 
@@ -18,7 +17,7 @@ OBSERVATION_VERSION = 2
 SLOTS = 6  # player slots, the largest table
 PLACE_FEATURES = ("owner_bank", "owner_slot0", "owner_slot1", "owner_slot2", "owner_slot3",
                   "owner_slot4", "owner_slot5", "buildings", "mortgaged", "group_complete")
-NP = len(B.PLACES)
+NP = len(board.PLACES)
 CASH_SCALE = 10_000.0
 WORTH_SCALE = 50_000.0
 
@@ -31,7 +30,7 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("places", NP * 10),
     ("players.present", SLOTS),  # a seat still in the game
     ("players.cash", SLOTS),  # / 10,000
-    ("players.position", SLOTS * B.NUM_SQUARES),  # per slot: one-hot square
+    ("players.position", SLOTS * board.NUM_SQUARES),  # per slot: one-hot square
     ("players.in_jail", SLOTS),
     ("players.jail_misses", SLOTS),  # / 3
     ("players.bail_cards", SLOTS),
@@ -77,8 +76,8 @@ def _offsets() -> dict[str, slice]:
 SLICES = _offsets()
 OBSERVATION_SIZE = sum(size for _, size in LAYOUT)
 _O = {name: s.start for name, s in SLICES.items()}
-_PLACE_INDEX = {sq: i for i, sq in enumerate(B.PLACES)}
-_GROUP_SQUARES = tuple(B.GROUPS.values())
+_PLACE_INDEX = {sq: i for i, sq in enumerate(board.PLACES)}
+_GROUP_SQUARES = tuple(board.GROUPS.values())
 
 
 # The place block (owner, buildings, mortgaged, group complete) leads the vector and changes only
@@ -132,7 +131,7 @@ def _absolute_places(game: Game) -> tuple[list[int], list[int]]:
         if o >= 0 and owner[group[-1]] == o and owner[group[len(group) // 2]] == o:
             complete.update(group)  # groups have 2 or 3 places: first, middle, last cover all
     rows = []
-    for sq in B.PLACES:
+    for sq in board.PLACES:
         o = owner[sq]
         if o < 0:
             rows.append(0)
@@ -191,7 +190,7 @@ class PlaceBlocks:
         self._blds, self._mort = blds[:], mort[:]
 
 
-_PLACE_ENUM = tuple(enumerate(B.PLACES))
+_PLACE_ENUM = tuple(enumerate(board.PLACES))
 
 
 _DECISION_INDEX = {Phase.PRE_ROLL: 0, Phase.BUY: 2, Phase.AUCTION: 3, Phase.TRADE_ANSWER: 4,
@@ -265,7 +264,7 @@ def encode_engine_part(game: Game, me: int, out: np.ndarray,
             continue
         c = cash[s]
         v[_P_PRESENT + r] = 1.0
-        v[_P_POSITION + r * B.NUM_SQUARES + position[s]] = 1.0
+        v[_P_POSITION + r * board.NUM_SQUARES + position[s]] = 1.0
         v[_P_CASH + r] = c / CASH_SCALE
         v[_P_WORTH + r] = (c + worth[s]) / WORTH_SCALE
         v[_P_MISSES + r] = misses[s] / 3.0

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .action_table import TradeDraft
-from .engine import Game, Phase
-from .engine import board as B
+from .engine import Game, Phase, board
 
 GROUP_COLOURS = {
     "Karnali": (139, 90, 43), "Sudurpashchim": (135, 206, 235), "Lumbini": (218, 112, 214),
@@ -18,7 +17,7 @@ SEAT_COLOURS = ((230, 57, 70), (29, 120, 200), (42, 157, 80), (244, 162, 30), (1
 
 
 def _building_text(b: int) -> str:
-    return "H" if b == B.HOTEL else "h" * b
+    return "H" if b == board.HOTEL else "h" * b
 
 
 def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) -> str:
@@ -26,8 +25,8 @@ def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) ->
     status = "game over" if game.is_over else (
         f"seat {game.current_player} decides: {game.phase.name}")
     lines = [f"Byapar  round {game.round}/{game.rules.round_limit}  {status}"]
-    for sq in B.PLACES:
-        s = B.SQUARES[sq]
+    for sq in board.PLACES:
+        s = board.SQUARES[sq]
         o = game.owner[sq]
         if o < 0:
             continue
@@ -38,12 +37,12 @@ def render_ansi(game: Game, draft: TradeDraft | None = None, events: int = 8) ->
             lines.append(f"seat {seat}: bankrupt")
             continue
         jail = " in jail" if game.in_jail[seat] else ""
-        where = B.SQUARES[game.position[seat]].name
+        where = board.SQUARES[game.position[seat]].name
         lines.append(f"seat {seat}: Rs {game.cash[seat]:>7,} on {where}{jail}, "
                      f"net worth {game.net_worth(seat):,}")
     if game.phase == Phase.AUCTION and game.auction:
         a = game.auction
-        lines.append(f"auction of {B.SQUARES[a.square].name}: high {a.high:,} "
+        lines.append(f"auction of {board.SQUARES[a.square].name}: high {a.high:,} "
                      f"by seat {a.holder}, still in {a.bidders}")
     if draft is not None:
         lines.append(f"draft: {draft.offer()}")

@@ -18,10 +18,9 @@ the same measure:
 
 from __future__ import annotations
 
-from .engine import Game
-from .engine import board as B
+from .engine import Game, board
 
-_N = B.NUM_SQUARES
+_N = board.NUM_SQUARES
 _DICE = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
 # Rolling doubles grants another move (up to three moves); the third double goes to jail.
 MOVES_PER_TURN = 1 + 1 / 6 + 1 / 36
@@ -30,19 +29,19 @@ _JAIL_BY_DOUBLES = (1 / 6) ** 3
 
 def _card_moves(deck: str, pos: int) -> list[tuple[int, float]]:
     """Where drawing a card of ``deck`` on ``pos`` leaves the player, with chances."""
-    cards = B.CARDS[deck]
+    cards = board.CARDS[deck]
     out: list[tuple[int, float]] = []
     for c in cards:
         p = 1 / len(cards)
         if c.effect == "advance":
             out.append((c.target, p))
         elif c.effect == "advance_transport":
-            steps = min((t - pos) % _N or _N for t in B.TRANSPORTS)
+            steps = min((t - pos) % _N or _N for t in board.TRANSPORTS)
             out.append(((pos + steps) % _N, p))
         elif c.effect == "back":
             out.append(((pos - c.amount) % _N, p))
         elif c.effect == "jail":
-            out.append((B.JAIL_SQUARE, p))
+            out.append((board.JAIL_SQUARE, p))
         else:
             out.append((pos, p))
     return out
@@ -51,10 +50,10 @@ def _card_moves(deck: str, pos: int) -> list[tuple[int, float]]:
 def _landings(square: int) -> list[tuple[int, float]]:
     """The squares a move ending on ``square`` counts as landings on, and the final square's
     chances: a card may move the player on (one level deep, as card chains are rare)."""
-    sq = B.SQUARES[square]
-    if sq.kind == B.GO_TO_JAIL:
-        return [(B.JAIL_SQUARE, 1.0)]
-    if sq.kind == B.CARD:
+    sq = board.SQUARES[square]
+    if sq.kind == board.GO_TO_JAIL:
+        return [(board.JAIL_SQUARE, 1.0)]
+    if sq.kind == board.CARD:
         return _card_moves(sq.deck, square)
     return [(square, 1.0)]
 
@@ -69,14 +68,14 @@ def _landing_chances() -> tuple[float, ...]:
         for s, ps in enumerate(pos):
             if ps == 0.0:
                 continue
-            new[B.JAIL_SQUARE] += ps * _JAIL_BY_DOUBLES
+            new[board.JAIL_SQUARE] += ps * _JAIL_BY_DOUBLES
             for total, pd in _DICE:
                 base = ps * pd * (1 - _JAIL_BY_DOUBLES)
                 target = (s + total) % _N
                 land[target] += base
                 for final, pf in _landings(target):
                     new[final] += base * pf
-                    if final != target and B.SQUARES[target].kind == B.CARD:
+                    if final != target and board.SQUARES[target].kind == board.CARD:
                         land[final] += base * pf
         pos = new
     return tuple(x * MOVES_PER_TURN for x in land)
@@ -93,10 +92,10 @@ def rounds_left(game: Game) -> int:
     return max(1, min(HORIZON_ROUNDS, game.rules.round_limit - game.round + 1))
 
 
-_RENTS = {sq: B.SQUARES[sq].rents for sq in B.CITIES}
+_RENTS = {sq: board.SQUARES[sq].rents for sq in board.CITIES}
 # What one house on every city of a group costs, by the group.
-_GROUP_HOUSES = {group: B.SQUARES[group[0]].house_cost * len(group)
-                 for group in B.GROUPS.values()}
+_GROUP_HOUSES = {group: board.SQUARES[group[0]].house_cost * len(group)
+                 for group in board.GROUPS.values()}
 
 
 def city_rent(sq: int, buildings: int, whole_group: bool) -> int:
@@ -108,16 +107,17 @@ def city_rent(sq: int, buildings: int, whole_group: bool) -> int:
 
 def fundable_houses(group: tuple[int, ...], budget: int) -> int:
     """Houses per city of ``group`` that ``budget`` buys, at most a hotel."""
-    return max(0, min(B.HOTEL, budget // _GROUP_HOUSES[group])) if budget > 0 else 0
+    return max(0, min(board.HOTEL, budget // _GROUP_HOUSES[group])) if budget > 0 else 0
 
 
 # Per colour group, in board order: the group and each city's landing chance.
 _GROUP_TABLE = tuple((group, tuple((s, LANDINGS_PER_TURN[s]) for s in group))
-                     for group in B.GROUPS.values())
-_TRANSPORT_LANDINGS = tuple((t, LANDINGS_PER_TURN[t]) for t in B.TRANSPORTS)
-_UTILITY_LANDINGS = tuple((u, LANDINGS_PER_TURN[u]) for u in B.UTILITIES)
+                     for group in board.GROUPS.values())
+_TRANSPORT_LANDINGS = tuple((t, LANDINGS_PER_TURN[t]) for t in board.TRANSPORTS)
+_UTILITY_LANDINGS = tuple((u, LANDINGS_PER_TURN[u]) for u in board.UTILITIES)
 # Each place with its price and house cost (0 for places that are not cities).
-_PLACE_WORTH = tuple((sq, B.SQUARES[sq].price, B.SQUARES[sq].house_cost or 0) for sq in B.PLACES)
+_PLACE_WORTH = tuple((sq, board.SQUARES[sq].price, board.SQUARES[sq].house_cost or 0)
+                     for sq in board.PLACES)
 
 
 def income_per_round(game: Game, seat: int, owner: list[int], cash: int,
@@ -146,12 +146,12 @@ def income_per_round(game: Game, seat: int, owner: list[int], cash: int,
             total += landings * city_rent(s, b if b > level else level, whole)
     transports = [land for t, land in _TRANSPORT_LANDINGS if owner[t] == seat]
     if transports:
-        rent = B.TRANSPORT_RENT[len(transports)]
+        rent = board.TRANSPORT_RENT[len(transports)]
         for land in transports:
             total += land * rent
     utilities = [land for u, land in _UTILITY_LANDINGS if owner[u] == seat]
     if utilities:
-        multiplier = B.UTILITY_MULTIPLIER[len(utilities)]
+        multiplier = board.UTILITY_MULTIPLIER[len(utilities)]
         for land in utilities:
             total += land * multiplier * AVERAGE_DICE
     return total * opponents
@@ -184,13 +184,13 @@ def rent_exposure(game: Game, seat: int, sq: int, rival: int, owner: list[int],
                   rival_cash: int) -> float:
     """Rent ``seat`` may expect to pay per round on ``sq``'s group if ``rival`` held it as in
     ``owner`` and built with ``rival_cash``."""
-    group = B.GROUP_OF[sq]
+    group = board.GROUP_OF[sq]
     squares = group if group is not None else (sq,)
     whole = group is not None and all(owner[s] == rival for s in group)
     level = fundable_houses(group, rival_cash) if whole else 0
     total = 0.0
     for s in squares:
-        if owner[s] == rival and B.SQUARES[s].kind == B.CITY:
+        if owner[s] == rival and board.SQUARES[s].kind == board.CITY:
             total += LANDINGS_PER_TURN[s] * city_rent(s, max(game.buildings[s], level), whole)
     return total
 
@@ -230,7 +230,7 @@ def denial_value(game: Game, seat: int, sq: int) -> float:
     rivals = [s for s in active if s != seat]
     if not rivals:
         return 0.0
-    price = B.SQUARES[sq].price
+    price = board.SQUARES[sq].price
     best = 0.0
     for r in rivals:
         if game.cash[r] < price:

@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from ..core.errors import show
-from . import board as B
+from . import board
 
 
 class ActionKind(IntEnum):
@@ -65,14 +65,14 @@ class Action(NamedTuple):
 
 
 def _cell(i: object) -> str:
-    if type(i) is int and 0 <= i < B.NUM_CELLS:
-        return B.CELLS[i].name
+    if type(i) is int and 0 <= i < board.NUM_CELLS:
+        return board.CELLS[i].name
     return f"cell {show(i)}"
 
 
 def _colour(c: object) -> str:
-    if type(c) is int and 0 <= c < B.NUM_COLOURS:
-        return B.COLOURS[c]
+    if type(c) is int and 0 <= c < board.NUM_COLOURS:
+        return board.COLOURS[c]
     return f"colour {show(c)}"
 
 
@@ -139,7 +139,7 @@ REJECT_TRADE = Action(K.REJECT_TRADE)
 SKIP_CARD = Action(K.SKIP_CARD)
 END_SESSION = Action(K.END_SESSION)
 
-_CELLS = range(B.NUM_CELLS)
+_CELLS = range(board.NUM_CELLS)
 _MORTGAGE = tuple(Action(K.MORTGAGE, c) for c in _CELLS)
 _REDEEM = tuple(Action(K.REDEEM, c) for c in _CELLS)
 _BRANCH = tuple(Action(K.BUILD_BRANCH, c) for c in _CELLS)
@@ -149,24 +149,24 @@ _GIVE_LOT = tuple(Action(K.TRADE_GIVE_LOT, c) for c in _CELLS)
 _TAKE_LOT = tuple(Action(K.TRADE_TAKE_LOT, c) for c in _CELLS)
 _BUY = tuple(Action(K.BUY, c) for c in _CELLS)
 _DECLINE = tuple(Action(K.DECLINE, c) for c in _CELLS)
-_START_TRADE = tuple(Action(K.START_TRADE, s) for s in range(B.FIGURES.max_players))
-_COLOURS = range(B.NUM_COLOURS)
+_START_TRADE = tuple(Action(K.START_TRADE, s) for s in range(board.FIGURES.max_players))
+_COLOURS = range(board.NUM_COLOURS)
 _GIVE_SHARE = tuple(Action(K.TRADE_GIVE_SHARE, -1, c) for c in _COLOURS)
 _TAKE_SHARE = tuple(Action(K.TRADE_TAKE_SHARE, -1, c) for c in _COLOURS)
 _PICK = tuple(Action(K.PICK_COLOUR, -1, c) for c in _COLOURS)
 _BUY_SHARE = tuple(Action(K.BUY_SHARE, -1, c) for c in _COLOURS)
 _SELL_SHARE = tuple(Action(K.SELL_SHARE, -1, c) for c in _COLOURS)
-_GIVE_CASH = {x: Action(K.TRADE_GIVE_CASH, x) for x in B.FIGURES.trade_cash_steps}
-_TAKE_CASH = {x: Action(K.TRADE_TAKE_CASH, x) for x in B.FIGURES.trade_cash_steps}
-_YES = tuple(Action(K.YES, f) for f in range(len(B.FORK_NAMES)))
-_NO = tuple(Action(K.NO, f) for f in range(len(B.FORK_NAMES)))
+_GIVE_CASH = {x: Action(K.TRADE_GIVE_CASH, x) for x in board.FIGURES.trade_cash_steps}
+_TAKE_CASH = {x: Action(K.TRADE_TAKE_CASH, x) for x in board.FIGURES.trade_cash_steps}
+_YES = tuple(Action(K.YES, f) for f in range(len(board.FORK_NAMES)))
+_NO = tuple(Action(K.NO, f) for f in range(len(board.FORK_NAMES)))
 _HOTEL_OPTIONS = tuple(Action(K.HOTEL, h) for h in range(4))
 # _PLAY[slot][colour][down]
 _PLAY = tuple(tuple(tuple(Action(K.PLAY_CARD, s, c, d) for d in (False, True)) for c in _COLOURS)
-              for s in range(B.HAND_MAX))
+              for s in range(board.HAND_MAX))
 
-_OWN = B.OWNABLES
-_LOTS = B.LOTS
+_OWN = board.OWNABLES
+_LOTS = board.LOTS
 ALL_ACTIONS: tuple[Action, ...] = (
     (ROLL,)
     + tuple(_MORTGAGE[c] for c in _OWN) + tuple(_REDEEM[c] for c in _OWN)

@@ -8,20 +8,19 @@ fields (``prices``, ``shares``, ``supply``, ``hands`` and the rest) like the gam
 from __future__ import annotations
 
 from ..core.schema import BANK
-from . import actions as A
-from . import board as B
+from . import actions, board
 from .actions import Action
 from .state import (
     T_DEBT,
     T_SESSION_TRADE,
 )
 
-_F = B.FIGURES
-_COLOURS = range(B.NUM_COLOURS)
+_F = board.FIGURES
+_COLOURS = range(board.NUM_COLOURS)
 _POINT = _F.point
 _PMIN, _PMAX = _F.price_min, _F.price_max
-_EX = B.EXCHANGE_KINDS
-_money = B.money
+_EX = board.EXCHANGE_KINDS
+_money = board.money
 
 
 class ExchangeRules:
@@ -37,10 +36,10 @@ class ExchangeRules:
         limit = _F.session_buy_limit
         for c in _COLOURS:
             if bought[c] < limit and supply[c] and cash >= prices[c] * _POINT:
-                acts.append(A._BUY_SHARE[c])
+                acts.append(actions._BUY_SHARE[c])
             if sh[c]:
-                acts.append(A._SELL_SHARE[c])
-        acts.append(A.END_SESSION)
+                acts.append(actions._SELL_SHARE[c])
+        acts.append(actions.END_SESSION)
         return acts
 
     def card_effect(self, kind: int, colour: int, down: bool) -> tuple[list[int], list[int]]:
@@ -74,13 +73,13 @@ class ExchangeRules:
             if kind == seen:  # a slot holding the same card as the one before: the same play
                 continue
             seen = kind
-            play = A._PLAY[slot]
+            play = actions._PLAY[slot]
             downs = (False, True) if _EX[kind].kind == "double" else (False,)
             for c in _COLOURS:
                 for d in downs:
                     if self.card_cost(p, kind, c, d) <= cash:
                         acts.append(play[c][d])
-        acts.append(A.SKIP_CARD)
+        acts.append(actions.SKIP_CARD)
         return acts
 
     def _play_card(self, p: int, slot: int, colour: int, down: bool) -> None:
@@ -91,7 +90,7 @@ class ExchangeRules:
         ex = _EX[kind]
         crash = ex.kind == "double" and down and old[colour] == _PMIN
         how = " (halve)" if down else ""
-        self.log.append(f"seat {p} plays {ex.code} on {B.COLOURS[colour]}{how}")
+        self.log.append(f"seat {p} plays {ex.code} on {board.COLOURS[colour]}{how}")
         cost = sum((new[c] - old[c]) * self.shares[p][c] for c in _COLOURS) * _POINT
         if cost > 0:
             self._pay_bank(p, cost)
@@ -119,7 +118,7 @@ class ExchangeRules:
             if owe:
                 debts.append((T_DEBT, s, BANK, owe))
         self.prices = new
-        self.log.append("prices now " + ", ".join(f"{B.COLOURS[c]} {new[c]}" for c in _COLOURS))
+        self.log.append("prices now " + ", ".join(f"{board.COLOURS[c]} {new[c]}" for c in _COLOURS))
         self.tasks.append((T_SESSION_TRADE,))
         self.tasks.extend(reversed(debts))
         self._run()

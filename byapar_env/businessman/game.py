@@ -19,8 +19,7 @@ from __future__ import annotations
 from ..core.errors import IllegalActionError
 from ..core.members import member_lookup
 from ..core.table import TableGame
-from . import actions as A
-from . import board as B
+from . import actions, board
 from .actions import Action, ActionKind
 from .exchange import ExchangeRules
 from .hidden import HiddenInformation
@@ -44,9 +43,9 @@ from .trades import TradeRules
 
 K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
-_F = B.FIGURES
-_CELLS = B.CELLS
-_PRICE = tuple(c.price + (_F.abroad_surcharge if B.IS_ABROAD[c.index] else 0) for c in _CELLS)
+_F = board.FIGURES
+_CELLS = board.CELLS
+_PRICE = tuple(c.price + (_F.abroad_surcharge if board.IS_ABROAD[c.index] else 0) for c in _CELLS)
 _PRINTED = tuple(c.price for c in _CELLS)
 _PLEDGE = tuple(c.pledge for c in _CELLS)
 _REDEEM = tuple(v + v * _F.redeem_interest_percent // 100 for v in _PLEDGE)
@@ -55,17 +54,17 @@ _ENTERPRISE_COST = tuple(c.enterprise_cost for c in _CELLS)
 _BRANCH_SALE = tuple(x * _F.building_sale_percent // 100 for x in _BRANCH_COST)
 _ENTERPRISE_SALE = tuple(x * _F.building_sale_percent // 100 for x in _ENTERPRISE_COST)
 _RENTS = tuple(c.rents for c in _CELLS)
-_GROUP = B.GROUP_OF
-_IS_LOT = B.IS_LOT
-_OWNABLES = B.OWNABLES
-_LOTS = B.LOTS
-_COLOURS = range(B.NUM_COLOURS)
+_GROUP = board.GROUP_OF
+_IS_LOT = board.IS_LOT
+_OWNABLES = board.OWNABLES
+_LOTS = board.LOTS
+_COLOURS = range(board.NUM_COLOURS)
 _POINT = _F.point
 _SIDES = _F.dice_sides
-_EX = B.EXCHANGE_KINDS
+_EX = board.EXCHANGE_KINDS
 _PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
                         K.SELL_BUILDING)
-_money = B.money
+_money = board.money
 
 
 def redeem_cost(cell: int) -> int:
@@ -108,36 +107,36 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                      ("debt", None))
     OUT_CREDITOR_TO_BANK = True  # a debt to a seat gone bankrupt is paid to the bank
     money = staticmethod(_money)
-    CARDS = B.CARDS
+    CARDS = board.CARDS
     KEPT = "passes"
     KEPT_EFFECT = "pass"
-    KEPT_CARD = B.PASS_CARD
+    KEPT_CARD = board.PASS_CARD
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
         rules = self._seat_table(rules, seed)
         n = rules.num_players
         self.cash = [_F.starting_cash] * n
-        self.track = [B.BIG] * n
+        self.track = [board.BIG] * n
         self.position = [0] * n
         self.laps = [0] * n
-        self.shares = [[_F.starting_shares] * B.NUM_COLOURS for _ in range(n)]
+        self.shares = [[_F.starting_shares] * board.NUM_COLOURS for _ in range(n)]
         self.passes: list[list[str]] = [[] for _ in range(n)]
         self.bankrupt = [False] * n
-        self.owner = [BANK] * B.NUM_CELLS
-        self.level = [0] * B.NUM_CELLS
-        self.mortgaged = [False] * B.NUM_CELLS
-        self.pledge_lap = [-1] * B.NUM_CELLS
-        self.prices = [_F.price_start] * B.NUM_COLOURS
-        self.supply = [_F.shares_per_colour - n * _F.starting_shares] * B.NUM_COLOURS
+        self.owner = [BANK] * board.NUM_CELLS
+        self.level = [0] * board.NUM_CELLS
+        self.mortgaged = [False] * board.NUM_CELLS
+        self.pledge_lap = [-1] * board.NUM_CELLS
+        self.prices = [_F.price_start] * board.NUM_COLOURS
+        self.supply = [_F.shares_per_colour - n * _F.starting_shares] * board.NUM_COLOURS
         self.played: list[int] = []
         self.decks: dict[str, list[int]] = {}
-        for d in B.DECKS:
-            cards = list(range(1, B.DECK_SIZE[d] + 1))
+        for d in board.DECKS:
+            cards = list(range(1, board.DECK_SIZE[d] + 1))
             self.rng.shuffle(cards)
             self.decks[d] = cards
         hands: list[list[int]] = [[] for _ in range(n)]
-        for deck, per_seat in ((B.LARGE, _F.hand_large), (B.SMALL, _F.hand_small)):
-            cards = list(B.EXCHANGE_DECK[deck])
+        for deck, per_seat in ((board.LARGE, _F.hand_large), (board.SMALL, _F.hand_small)):
+            cards = list(board.EXCHANGE_DECK[deck])
             self.rng.shuffle(cards)
             for s in range(n):
                 hands[s].extend(cards[s * per_seat:(s + 1) * per_seat])
@@ -153,7 +152,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         self.pending_cell = -1
         self.fork = -1
         self.picks_left = 0
-        self.session_bought = [0] * B.NUM_COLOURS
+        self.session_bought = [0] * board.NUM_COLOURS
         self.trade: Trade | None = None
         self.debt: tuple[int, ...] | None = None
         self.winners: list[int] = []
@@ -231,35 +230,35 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         ph = self.phase
         p = self.current_player
         if ph == _P.PRE_ROLL:
-            acts = [A.ROLL]
+            acts = [actions.ROLL]
             self._cell_actions(p, True, acts, _OWNABLES)
             if self.passes[p]:
-                acts.append(A.USE_PASS)
+                acts.append(actions.USE_PASS)
             if self.trades_made < _F.max_trades_per_turn:
                 bankrupt = self.bankrupt
                 for s in range(self.num_players):
                     if s != p and not bankrupt[s]:
-                        acts.append(A._START_TRADE[s])
+                        acts.append(actions._START_TRADE[s])
             return acts
         if ph == _P.BUY_OFFER:
             c = self.pending_cell
             if self.cash[p] >= _PRICE[c]:
-                return [A._BUY[c], A._DECLINE[c]]
-            return [A._DECLINE[c]]
+                return [actions._BUY[c], actions._DECLINE[c]]
+            return [actions._DECLINE[c]]
         if ph == _P.EXCHANGE_TRADE:
             return self._session_actions(p)
         if ph == _P.FORK:
             f = self.fork
             if self._fork_allowed(p, f):
-                return [A._YES[f], A._NO[f]]
-            return [A._NO[f]]
+                return [actions._YES[f], actions._NO[f]]
+            return [actions._NO[f]]
         if ph == _P.PICK_COLOUR:
             supply = self.supply
-            return [A._PICK[c] for c in _COLOURS if supply[c]]
+            return [actions._PICK[c] for c in _COLOURS if supply[c]]
         if ph == _P.EXCHANGE_CARD:
             return self._card_actions(p)
         if ph == _P.HOTEL_MENU:
-            opts = A._HOTEL_OPTIONS
+            opts = actions._HOTEL_OPTIONS
             return list(opts) if self.rules.abroad_enabled else list(opts[1:])
         if ph == _P.RAISE_FUNDS:
             acts: list[Action] = []
@@ -269,8 +268,8 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             return self._compose_actions(p)
         if ph == _P.TRADE_RESPONSE:
             if self._trade_error() is None:
-                return [A.ACCEPT_TRADE, A.REJECT_TRADE]
-            return [A.REJECT_TRADE]
+                return [actions.ACCEPT_TRADE, actions.REJECT_TRADE]
+            return [actions.REJECT_TRADE]
         return []
 
     def _cell_actions(self, p: int, pre_roll: bool, acts: list[Action],
@@ -286,13 +285,13 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                 continue
             if mort[c]:
                 if pre_roll and cash >= _REDEEM[c]:
-                    acts.append(A._REDEEM[c])
+                    acts.append(actions._REDEEM[c])
                 continue
             level = lv[c]
             if level:
-                acts.append(A._SELL[c])
+                acts.append(actions._SELL[c])
             else:
-                acts.append(A._MORTGAGE[c])
+                acts.append(actions._MORTGAGE[c])
             if not pre_roll or level == 2:
                 continue
             group = _GROUP[c]
@@ -309,14 +308,14 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                 tokens = self.tokens_left()
             if level == 0:
                 if tokens[0] and cash >= _BRANCH_COST[c]:
-                    acts.append(A._BRANCH[c])
+                    acts.append(actions._BRANCH[c])
             elif tokens[1] and cash >= _ENTERPRISE_COST[c]:
-                acts.append(A._ENTERPRISE[c])
+                acts.append(actions._ENTERPRISE[c])
 
     def _fork_allowed(self, p: int, fork: int) -> bool:
-        if fork == B.FORK_BROKER:
+        if fork == board.FORK_BROKER:
             return self.cash[p] >= _F.broker_fee
-        if fork == B.FORK_CUSTOMS:
+        if fork == board.FORK_CUSTOMS:
             return self.cash[p] + self._customs_sale(p) >= _F.customs_fee
         return True
 
@@ -327,7 +326,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     def _illegal_reason(self, action: object) -> str | None:
         if self.phase == _P.GAME_OVER:
             return "the game is over"
-        bad = A.field_error(action)
+        bad = actions.field_error(action)
         if bad is not None:
             return bad
         if self._allowed(action):
@@ -408,7 +407,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     def _card_number(self, deck: str, card: object) -> object:
         """``stack_deck`` takes card codes like ``"SU6"`` as well as numbers."""
         if type(card) is str:
-            return next((c.number for c in B.CARDS[deck] if c.code == card), None)
+            return next((c.number for c in board.CARDS[deck] if c.code == card), None)
         return card
 
     def _roll(self) -> tuple[int, int]:
@@ -453,7 +452,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             self.shares[p][colour] += 1
             self.supply[colour] -= 1
             self.picks_left -= 1
-            log.append(f"seat {p} takes a share of {B.COLOURS[colour]}")
+            log.append(f"seat {p} takes a share of {board.COLOURS[colour]}")
             if self.picks_left == 0 or not any(self.supply):
                 if self.picks_left:
                     log.append(f"the bank has no shares left: {self.picks_left} lost")
@@ -464,17 +463,17 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             self.shares[p][colour] += 1
             self.supply[colour] -= 1
             self.session_bought[colour] += 1
-            log.append(f"seat {p} buys a share of {B.COLOURS[colour]} for "
+            log.append(f"seat {p} buys a share of {board.COLOURS[colour]} for "
                        f"{_money(self.prices[colour] * _POINT)}")
         elif k == K.SELL_SHARE:
             self._bank_pays(p, self.prices[colour] * _POINT)
             self.shares[p][colour] -= 1
             self.supply[colour] += 1
-            log.append(f"seat {p} sells a share of {B.COLOURS[colour]} for "
+            log.append(f"seat {p} sells a share of {board.COLOURS[colour]} for "
                        f"{_money(self.prices[colour] * _POINT)}")
         elif k == K.END_SESSION:
             log.append(f"seat {p} ends the exchange session")
-            self.session_bought = [0] * B.NUM_COLOURS
+            self.session_bought = [0] * board.NUM_COLOURS
             self._run()
         elif k == K.PLAY_CARD:
             self._play_card(p, arg, colour, down)
@@ -557,7 +556,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                 self.current_player = self.turn
                 return True
         elif code == T_SESSION:
-            self.session_bought = [0] * B.NUM_COLOURS
+            self.session_bought = [0] * board.NUM_COLOURS
             self.current_player = self.turn
             if self.hands[self.turn]:
                 self.phase = _P.EXCHANGE_CARD

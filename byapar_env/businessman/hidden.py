@@ -12,15 +12,15 @@ import random
 from typing import TYPE_CHECKING
 
 from ..core.errors import show
-from . import board as B
+from . import board
 
 if TYPE_CHECKING:
     from .game import Game
 
-_F = B.FIGURES
-_IS_LARGE = tuple(k.deck == B.LARGE for k in B.EXCHANGE_KINDS)
+_F = board.FIGURES
+_IS_LARGE = tuple(k.deck == board.LARGE for k in board.EXCHANGE_KINDS)
 # Every printed Exchange card by kind (both decks).
-_ALL_EXCHANGE = tuple(sorted(B.EXCHANGE_DECK[B.LARGE] + B.EXCHANGE_DECK[B.SMALL]))
+_ALL_EXCHANGE = tuple(sorted(board.EXCHANGE_DECK[board.LARGE] + board.EXCHANGE_DECK[board.SMALL]))
 _DEAL_TRIES = 32  # draws of the hidden hands within the deal's limits before drawing freely
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..core.members import member_lookup
 from ..core.schema import BANK
-from . import board as B
+from . import board
 from .state import (
     T_DEBT,
     T_LAND,
@@ -21,15 +21,15 @@ from .state import (
 )
 
 _P = member_lookup(Phase)
-_F = B.FIGURES
-_CELLS = B.CELLS
+_F = board.FIGURES
+_CELLS = board.CELLS
 _KIND = tuple(c.kind for c in _CELLS)
-_OWNABLES = B.OWNABLES
-_LOTS = B.LOTS
-_COLOURS = range(B.NUM_COLOURS)
+_OWNABLES = board.OWNABLES
+_LOTS = board.LOTS
+_COLOURS = range(board.NUM_COLOURS)
 _POINT = _F.point
 _SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
-_money = B.money
+_money = board.money
 
 
 class BoardMoves:
@@ -59,28 +59,28 @@ class BoardMoves:
         p = self.turn
         tr = self.track[p]
         pos = self.position[p]
-        if tr == B.BIG:
+        if tr == board.BIG:
             new = pos + roll
-            if new >= B.BIG_CELLS:
-                new -= B.BIG_CELLS
+            if new >= board.BIG_CELLS:
+                new -= board.BIG_CELLS
                 self._pass_start(p)
-        elif tr == B.ABROAD:
-            j = pos - B.ABROAD_FIRST + roll
-            if j < B.ABROAD_CELLS:
-                new = B.ABROAD_FIRST + j
+        elif tr == board.ABROAD:
+            j = pos - board.ABROAD_FIRST + roll
+            if j < board.ABROAD_CELLS:
+                new = board.ABROAD_FIRST + j
             else:
                 self.log.append(f"seat {p} comes home from abroad")
                 self._add_lap(p)
-                new = _F.customs_cell + j - (B.ABROAD_CELLS - 1)
-                if new >= B.BIG_CELLS:
-                    new -= B.BIG_CELLS
+                new = _F.customs_cell + j - (board.ABROAD_CELLS - 1)
+                if new >= board.BIG_CELLS:
+                    new -= board.BIG_CELLS
                     self._pass_start(p)
-                tr = B.BIG
-        elif tr == B.MOTORWAY:
-            k = 0 if pos == _F.motorway_entry_cell else pos - B.MOTORWAY_FIRST + 1
-            new = B.MOTORWAY_FIRST - 1 + min(k + roll, B.MOTORWAY_CELLS)
+                tr = board.BIG
+        elif tr == board.MOTORWAY:
+            k = 0 if pos == _F.motorway_entry_cell else pos - board.MOTORWAY_FIRST + 1
+            new = board.MOTORWAY_FIRST - 1 + min(k + roll, board.MOTORWAY_CELLS)
         else:
-            new = B.ROULETTE_FIRST + (pos - B.ROULETTE_FIRST + roll) % B.ROULETTE_CELLS
+            new = board.ROULETTE_FIRST + (pos - board.ROULETTE_FIRST + roll) % board.ROULETTE_CELLS
         self.track[p] = tr
         self.position[p] = new
         self.log.append(f"seat {p} moves to {_CELLS[new].name}")
@@ -99,7 +99,7 @@ class BoardMoves:
         kind = _KIND[c]
         tasks = self.tasks
         cell = _CELLS[c]
-        if kind == B.LOT:
+        if kind == board.LOT:
             o = self.owner[c]
             if o == BANK:
                 tasks.append((T_OFFER, c))
@@ -109,14 +109,14 @@ class BoardMoves:
                 self.log.append(f"{cell.name} is pledged: no rent")
             else:
                 tasks.append((T_DEBT, p, o, self.rent(c)))
-        elif kind == B.SURPRISE or kind == B.NOTICE:
-            self._draw(B.SURPRISE_DECK if kind == B.SURPRISE else B.NOTICE_DECK, p)
-        elif kind == B.PENALTY or kind == B.M_ACCIDENT or kind == B.R_LOSS:
+        elif kind == board.SURPRISE or kind == board.NOTICE:
+            self._draw(board.SURPRISE_DECK if kind == board.SURPRISE else board.NOTICE_DECK, p)
+        elif kind == board.PENALTY or kind == board.M_ACCIDENT or kind == board.R_LOSS:
             tasks.append((T_DEBT, p, BANK, cell.amount))
-        elif kind == B.WIN or kind == B.PROFIT:
+        elif kind == board.WIN or kind == board.PROFIT:
             self._bank_pays(p, cell.amount)
             self.log.append(f"seat {p} receives {_money(cell.amount)}")
-        elif kind == B.SUPERMARKET:
+        elif kind == board.SUPERMARKET:
             o = self.owner[c]
             fee = _F.supermarket_fee
             if o == BANK:
@@ -128,43 +128,43 @@ class BoardMoves:
                 tasks.append((T_DEBT, p, BANK, fee))
             else:
                 tasks.append((T_DEBT, p, o, _SUPER_OWNER_SHARE, BANK, fee - _SUPER_OWNER_SHARE))
-        elif kind == B.EXCHANGE:
+        elif kind == board.EXCHANGE:
             tasks.append((T_SESSION,))
-        elif kind == B.GIFT:
+        elif kind == board.GIFT:
             tasks.append((T_PICK, cell.amount))
-        elif kind == B.MOTORWAY_ENTRY:
-            return self._ask_fork(p, B.FORK_MOTORWAY)
-        elif kind == B.ROULETTE_ENTRY:
-            return self._ask_fork(p, B.FORK_ROULETTE)
-        elif kind == B.CUSTOMS:
+        elif kind == board.MOTORWAY_ENTRY:
+            return self._ask_fork(p, board.FORK_MOTORWAY)
+        elif kind == board.ROULETTE_ENTRY:
+            return self._ask_fork(p, board.FORK_ROULETTE)
+        elif kind == board.CUSTOMS:
             if self.rules.abroad_enabled:
-                return self._ask_fork(p, B.FORK_CUSTOMS)
-        elif kind == B.BROKER:
-            return self._ask_fork(p, B.FORK_BROKER)
-        elif kind == B.HOTEL:
+                return self._ask_fork(p, board.FORK_CUSTOMS)
+        elif kind == board.BROKER:
+            return self._ask_fork(p, board.FORK_BROKER)
+        elif kind == board.HOTEL:
             self.phase = _P.HOTEL_MENU
             self.current_player = p
             return True
-        elif kind == B.M_SHARES:
+        elif kind == board.M_SHARES:
             tasks.append((T_SESSION,))
             tasks.append((T_PICK, cell.amount))
-        elif kind == B.M_HALF:
+        elif kind == board.M_HALF:
             half = self.cash[p] // 2
             if half:
                 tasks.append((T_DEBT, p, BANK, half))
-        elif kind == B.M_INTERSECTION:
-            self._place(p, B.BIG, _F.motorway_exit_cell)
+        elif kind == board.M_INTERSECTION:
+            self._place(p, board.BIG, _F.motorway_exit_cell)
             self.log.append(f"seat {p} leaves the motorway at the intersection")
             tasks.append((T_DEBT, p, BANK, cell.amount))
-        elif kind == B.R_EXIT or kind == B.R_BANK:
-            if kind == B.R_BANK:
+        elif kind == board.R_EXIT or kind == board.R_BANK:
+            if kind == board.R_BANK:
                 self._bank_pays(p, cell.amount)
                 self.log.append(f"seat {p} wins {_money(cell.amount)} at the roulette")
-            self._place(p, B.BIG, _F.roulette_exit_cell)
+            self._place(p, board.BIG, _F.roulette_exit_cell)
             self.log.append(f"seat {p} leaves the roulette")
         return False
 
-    def _card_label(self, deck: str, card: B.Card) -> str:
+    def _card_label(self, deck: str, card: board.Card) -> str:
         return card.code
 
     def _draw(self, deck: str, p: int) -> None:
@@ -183,10 +183,10 @@ class BoardMoves:
             self._move_to(p, amount)
         elif effect == "move_back":
             pos = self.position[p]
-            if self.track[p] == B.ABROAD:
-                new = B.ABROAD_FIRST + (pos - B.ABROAD_FIRST - amount) % B.ABROAD_CELLS
+            if self.track[p] == board.ABROAD:
+                new = board.ABROAD_FIRST + (pos - board.ABROAD_FIRST - amount) % board.ABROAD_CELLS
             else:
-                new = (pos - amount) % B.BIG_CELLS
+                new = (pos - amount) % board.BIG_CELLS
             self.position[p] = new
             self.log.append(f"seat {p} goes back to {_CELLS[new].name}")
             tasks.append((T_LAND,))
@@ -231,14 +231,14 @@ class BoardMoves:
     def _move_to(self, p: int, t: int) -> None:
         """A card's move to the big cell ``t``: walk forward on the big perimeter (START paid if
         passed or reached); from another track, placed there (START paid only on ``t == 0``)."""
-        if self.track[p] == B.BIG:
+        if self.track[p] == board.BIG:
             pos = self.position[p]
-            steps = (t - pos) % B.BIG_CELLS
-            if steps and pos + steps >= B.BIG_CELLS:
+            steps = (t - pos) % board.BIG_CELLS
+            if steps and pos + steps >= board.BIG_CELLS:
                 self._pass_start(p)
         elif t == 0:
             self._pass_start(p)
-        self._place(p, B.BIG, t)
+        self._place(p, board.BIG, t)
         self.log.append(f"seat {p} goes to {_CELLS[t].name}")
         self.tasks.append((T_LAND,))
 
@@ -246,14 +246,14 @@ class BoardMoves:
         self.fork = -1
         log = self.log
         if not yes:
-            log.append(f"seat {p} says no at the {B.FORK_NAMES[fork]}")
-        elif fork == B.FORK_MOTORWAY:
-            self._place(p, B.MOTORWAY, _F.motorway_entry_cell)
+            log.append(f"seat {p} says no at the {board.FORK_NAMES[fork]}")
+        elif fork == board.FORK_MOTORWAY:
+            self._place(p, board.MOTORWAY, _F.motorway_entry_cell)
             log.append(f"seat {p} enters the motorway")
-        elif fork == B.FORK_ROULETTE:
-            self._place(p, B.ROULETTE, B.ROULETTE_FIRST)
+        elif fork == board.FORK_ROULETTE:
+            self._place(p, board.ROULETTE, board.ROULETTE_FIRST)
             log.append(f"seat {p} enters the roulette")
-        elif fork == B.FORK_CUSTOMS:
+        elif fork == board.FORK_CUSTOMS:
             sh = self.shares[p]
             for c in _COLOURS:
                 sell = sh[c] // 2
@@ -261,9 +261,9 @@ class BoardMoves:
                     sh[c] -= sell
                     self.supply[c] += sell
                     self._bank_pays(p, sell * self.prices[c] * _POINT)
-                    log.append(f"seat {p} sells {sell} {B.COLOURS[c]} at customs")
+                    log.append(f"seat {p} sells {sell} {board.COLOURS[c]} at customs")
             self._pay_bank(p, _F.customs_fee)
-            self._place(p, B.ABROAD, B.ABROAD_FIRST)
+            self._place(p, board.ABROAD, board.ABROAD_FIRST)
             log.append(f"seat {p} pays {_money(_F.customs_fee)} and crosses the border")
         else:  # the broker
             self._pay_bank(p, _F.broker_fee)
@@ -273,16 +273,16 @@ class BoardMoves:
 
     def _hotel(self, p: int, option: int) -> None:
         log = self.log
-        if option == B.HOTEL_ABROAD_PURCHASE:
+        if option == board.HOTEL_ABROAD_PURCHASE:
             d1, d2 = self._roll()
-            target = B.ABROAD_FIRST + d1 + d2
+            target = board.ABROAD_FIRST + d1 + d2
             log.append(f"seat {p} rolls {d1}+{d2} from the Hotel: {_CELLS[target].name}")
-            if B.IS_OWNABLE[target] and self.owner[target] == BANK:
+            if board.IS_OWNABLE[target] and self.owner[target] == BANK:
                 self.tasks.append((T_OFFER, target))
-        elif option == B.HOTEL_ROULETTE_3:
+        elif option == board.HOTEL_ROULETTE_3:
             log.append(f"seat {p} plays the roulette from the Hotel")
-            self.tasks.append((T_SPIN, 3, B.ROULETTE_FIRST))
-        elif option == B.HOTEL_EXCHANGE_1:
+            self.tasks.append((T_SPIN, 3, board.ROULETTE_FIRST))
+        elif option == board.HOTEL_EXCHANGE_1:
             log.append(f"seat {p} plays the exchange from the Hotel")
             self.tasks.append((T_SESSION,))
         else:
@@ -292,16 +292,17 @@ class BoardMoves:
     def _spin(self, left: int, marker: int) -> None:
         p = self.turn
         d1, d2 = self._roll()
-        new = B.ROULETTE_FIRST + (marker - B.ROULETTE_FIRST + d1 + d2) % B.ROULETTE_CELLS
+        new = (board.ROULETTE_FIRST
+               + (marker - board.ROULETTE_FIRST + d1 + d2) % board.ROULETTE_CELLS)
         cell = _CELLS[new]
         self.log.append(f"seat {p} spins {d1}+{d2}: {cell.name}")
         kind = cell.kind
-        if kind == B.R_BANK:
+        if kind == board.R_BANK:
             self._bank_pays(p, cell.amount)
             return
-        if kind == B.R_EXIT:
+        if kind == board.R_EXIT:
             return
         if left > 1:
             self.tasks.append((T_SPIN, left - 1, new))
-        if kind == B.R_LOSS:
+        if kind == board.R_LOSS:
             self.tasks.append((T_DEBT, p, BANK, cell.amount))

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import board as B
+from . import board
 
-_F = B.FIGURES
+_F = board.FIGURES
 MAX_SEATS = _F.max_players
-OWNABLES = B.OWNABLES
+OWNABLES = board.OWNABLES
 _OWN_INDEX = {c: i for i, c in enumerate(OWNABLES)}
 _N_OWN = len(OWNABLES)
 MONEY = float(_F.starting_cash)
@@ -29,29 +29,29 @@ OBSERVATION_VERSION = 1
 CELL_FEATURES = ("owner_slot",) * MAX_SEATS + ("level", "pledged", "pledge_laps_left",
                                                 "group_held")
 SEAT_FEATURES = (("present", 1), ("bankrupt", 1), ("cash", 1), ("track", 4),
-                 ("position", B.NUM_CELLS), ("laps", 1), ("shares", B.NUM_COLOURS),
-                 ("passes", len(B.DECKS)), ("hand_size", 1), ("net_worth", 1), ("is_turn", 1),
+                 ("position", board.NUM_CELLS), ("laps", 1), ("shares", board.NUM_COLOURS),
+                 ("passes", len(board.DECKS)), ("hand_size", 1), ("net_worth", 1), ("is_turn", 1),
                  ("is_deciding", 1))
 SEAT_SIZE = sum(n for _, n in SEAT_FEATURES)
 _PARTS = (
     ("cells", _N_OWN * len(CELL_FEATURES)),
     ("players", MAX_SEATS * SEAT_SIZE),
-    ("prices", B.NUM_COLOURS),
-    ("supply", B.NUM_COLOURS),
-    ("hand", B.NUM_EXCHANGE_KINDS),
-    ("played", B.NUM_EXCHANGE_KINDS),
-    ("deck_sizes", len(B.DECKS)),
+    ("prices", board.NUM_COLOURS),
+    ("supply", board.NUM_COLOURS),
+    ("hand", board.NUM_EXCHANGE_KINDS),
+    ("played", board.NUM_EXCHANGE_KINDS),
+    ("deck_sizes", len(board.DECKS)),
     ("tokens_left", 2),
     ("phase", 11),
     ("pending_cell", _N_OWN),
-    ("fork", len(B.FORK_NAMES)),
+    ("fork", len(board.FORK_NAMES)),
     ("picks_left", 1),
-    ("session_bought", B.NUM_COLOURS),
+    ("session_bought", board.NUM_COLOURS),
     ("trades_made", 1),
     ("trade_target", MAX_SEATS),
     ("trade_give", _N_OWN),
     ("trade_take", _N_OWN),
-    ("trade_shares", B.NUM_COLOURS),
+    ("trade_shares", board.NUM_COLOURS),
     ("trade_cash", 1),
     ("trade_steps", 1),
     ("debt", 1),
@@ -77,12 +77,12 @@ _at = 0
 for _name, _size in SEAT_FEATURES:
     _SEAT_AT[_name] = _at
     _at += _size
-_PRICE = tuple(c.price for c in B.CELLS)
-_PLEDGE = tuple(c.pledge for c in B.CELLS)
+_PRICE = tuple(c.price for c in board.CELLS)
+_PLEDGE = tuple(c.pledge for c in board.CELLS)
 _REDEEM = tuple(v + v * _F.redeem_interest_percent // 100 for v in _PLEDGE)
-_BRANCH = tuple(c.branch_cost for c in B.CELLS)
-_ENTERPRISE = tuple(c.enterprise_cost for c in B.CELLS)
-_PRINTED_COUNT = tuple(k.count for k in B.EXCHANGE_KINDS)
+_BRANCH = tuple(c.branch_cost for c in board.CELLS)
+_ENTERPRISE = tuple(c.enterprise_cost for c in board.CELLS)
+_PRINTED_COUNT = tuple(k.count for k in board.EXCHANGE_KINDS)
 
 
 def observation_layout() -> dict[str, slice]:
@@ -135,7 +135,7 @@ def encode(view: dict, out: np.ndarray | None = None) -> np.ndarray:
             v[row + MAX_SEATS + 1] = 1.0
             left = pledge_lap[c] + _F.forfeit_laps - laps[o]
             v[row + MAX_SEATS + 2] = max(left, 0) / _F.forfeit_laps
-        group = B.GROUP_OF[c]
+        group = board.GROUP_OF[c]
         if group is not None and all(owner[g] == o for g in group):
             v[row + MAX_SEATS + 3] = 1.0
     # players
@@ -154,9 +154,9 @@ def encode(view: dict, out: np.ndarray | None = None) -> np.ndarray:
         v[row + at["laps"]] = laps[s] / 10
         for c, k in enumerate(view["shares"][s]):
             v[row + at["shares"] + c] = k / 10
-        for d, deck in enumerate(B.DECKS):
+        for d, deck in enumerate(board.DECKS):
             v[row + at["passes"] + d] = view["passes"][s].count(deck)
-        v[row + at["hand_size"]] = view["hand_sizes"][s] / B.HAND_MAX
+        v[row + at["hand_size"]] = view["hand_sizes"][s] / board.HAND_MAX
         v[row + at["net_worth"]] = view_net_worth(view, s) / WORTH
         v[row + at["is_turn"]] = float(s == turn)
         v[row + at["is_deciding"]] = float(s == deciding)
@@ -169,10 +169,10 @@ def encode(view: dict, out: np.ndarray | None = None) -> np.ndarray:
     played = L["played"].start
     for kind in view["played"]:
         v[played + kind] += 1.0 / _PRINTED_COUNT[kind]
-    for d, deck in enumerate(B.DECKS):
-        v[L["deck_sizes"].start + d] = view["deck_sizes"][deck] / B.DECK_SIZE[deck]
-    branches = sum(1 for c in B.LOTS if level[c])
-    enterprises = sum(1 for c in B.LOTS if level[c] == 2)
+    for d, deck in enumerate(board.DECKS):
+        v[L["deck_sizes"].start + d] = view["deck_sizes"][deck] / board.DECK_SIZE[deck]
+    branches = sum(1 for c in board.LOTS if level[c])
+    enterprises = sum(1 for c in board.LOTS if level[c] == 2)
     v[L["tokens_left"].start] = (_F.branch_tokens - branches) / _F.branch_tokens
     v[L["tokens_left"].start + 1] = (_F.enterprise_tokens - enterprises) / _F.enterprise_tokens
     v[L["phase"].start + view["phase"]] = 1.0

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from ..core.errors import RulesError, show
 from ..core.table import TableRules, check_options, is_whole
-from . import board as B
+from . import board
 
-_F = B.FIGURES
+_F = board.FIGURES
 MIN_PLAYERS = _F.min_players
 MAX_PLAYERS = _F.max_players
 DEFAULT_NUM_PLAYERS = _F.default_num_players

@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from ..core import schema as S
+from ..core import schema
 from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from here too)
     BANK,
     T_DEBT,
@@ -29,13 +29,13 @@ from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from he
     Field,
     fail,
 )
-from . import board as B
+from . import board
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .game import Game
 
-_F = B.FIGURES
+_F = board.FIGURES
 
 
 class Phase(IntEnum):
@@ -79,7 +79,7 @@ class Trade:
         self.target = target
         self.give = give if give is not None else []
         self.take = take if take is not None else []
-        self.shares = shares if shares is not None else [0] * B.NUM_COLOURS
+        self.shares = shares if shares is not None else [0] * board.NUM_COLOURS
         self.cash = cash
         self.steps = steps
         # The lot toggles open while composing, listed once: nothing changes lots meanwhile.
@@ -100,7 +100,7 @@ class Trade:
         return not self.give and not self.take and not any(self.shares)
 
 
-class BusinessmanTaskKind(S.TaskKind):
+class BusinessmanTaskKind(schema.TaskKind):
     allowed = ("a task: [0] end turn, [1, roll 2-12] move, [2] land, [3, debtor, creditor, "
                "amount, ...] debt, [4] session, [5] session trade, [6, shares 1-5] picks, "
                "[7, cell] buy offer, [8, spins 1-3, roulette cell] Hotel spins")
@@ -115,17 +115,18 @@ class BusinessmanTaskKind(S.TaskKind):
         if code == T_PICK:
             return 1 <= raw[1] <= 5
         if code == T_OFFER:
-            return 0 <= raw[1] < B.NUM_CELLS and B.IS_OWNABLE[raw[1]]
+            return 0 <= raw[1] < board.NUM_CELLS and board.IS_OWNABLE[raw[1]]
         if code == T_SPIN:
             return (1 <= raw[1] <= 3
-                    and B.ROULETTE_FIRST <= raw[2] < B.ROULETTE_FIRST + B.ROULETTE_CELLS)
+                    and board.ROULETTE_FIRST <= raw[2]
+                    < board.ROULETTE_FIRST + board.ROULETTE_CELLS)
         return True
 
 
 _TRADE_KEYS = ("target", "give", "take", "shares", "cash", "steps")
 
 
-class TradeKind(S.Kind):
+class TradeKind(schema.Kind):
     copies = True
     plain = False
 
@@ -136,67 +137,67 @@ class TradeKind(S.Kind):
         return value.to_dict()
 
     def load(self, raw: Any, where: str, game: Game) -> Trade:
-        raw = S.record(raw, where, _TRADE_KEYS)
-        target = S.Int(0, S.last_seat).load(raw["target"], f"{where}.target", game)
-        cells = S.Seq(S.Int(0, B.NUM_CELLS - 1))
+        raw = schema.record(raw, where, _TRADE_KEYS)
+        target = schema.Int(0, schema.last_seat).load(raw["target"], f"{where}.target", game)
+        cells = schema.Seq(schema.Int(0, board.NUM_CELLS - 1))
         give = cells.load(raw["give"], f"{where}.give", game)
         take = cells.load(raw["take"], f"{where}.take", game)
-        shares = S.Seq(S.Int(-_F.shares_per_colour, _F.shares_per_colour), B.NUM_COLOURS).load(
-            raw["shares"], f"{where}.shares", game)
-        cash = S.Int().load(raw["cash"], f"{where}.cash", game)
-        steps = S.Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
+        shares = schema.Seq(schema.Int(-_F.shares_per_colour, _F.shares_per_colour),
+                            board.NUM_COLOURS).load(raw["shares"], f"{where}.shares", game)
+        cash = schema.Int().load(raw["cash"], f"{where}.cash", game)
+        steps = schema.Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
         return Trade(target, give, take, shares, cash, steps)
 
 
-def _per_cell(item: S.Kind) -> S.Seq:
-    return S.Seq(item, B.NUM_CELLS)
+def _per_cell(item: schema.Kind) -> schema.Seq:
+    return schema.Seq(item, board.NUM_CELLS)
 
 
-def _colours(item: S.Kind) -> S.Seq:
-    return S.Seq(item, B.NUM_COLOURS)
+def _colours(item: schema.Kind) -> schema.Seq:
+    return schema.Seq(item, board.NUM_COLOURS)
 
 
-_SEAT = S.Int(0, S.last_seat)
-_KIND = S.Int(0, B.NUM_EXCHANGE_KINDS - 1)
+_SEAT = schema.Int(0, schema.last_seat)
+_KIND = schema.Int(0, board.NUM_EXCHANGE_KINDS - 1)
 
 STATE: tuple[Field, ...] = (
-    *S.opening_fields(Rules),
-    Field("track", S.per_seat(S.Int(0, 3))),
-    Field("position", S.per_seat(S.Int(0, B.NUM_CELLS - 1))),
-    Field("laps", S.per_seat(S.Int(0))),
-    Field("shares", S.per_seat(_colours(S.Int(0, _F.shares_per_colour)))),
-    Field("hands", S.per_seat(S.Seq(_KIND))),
-    Field("passes", S.per_seat(S.Seq(S.OneOf(B.DECKS)))),
-    Field("bankrupt", S.per_seat(S.Bool())),
-    Field("owner", _per_cell(S.Int(BANK, S.last_seat))),
-    Field("level", _per_cell(S.Int(0, 2))),
-    Field("mortgaged", _per_cell(S.Bool())),
-    Field("pledge_lap", _per_cell(S.Int(-1))),
-    Field("prices", _colours(S.Int(_F.price_min, _F.price_max))),
-    Field("supply", _colours(S.Int(0, _F.shares_per_colour))),
-    Field("played", S.Seq(_KIND)),
-    Field("decks", S.DecksKind(B.DECK_SIZE)),
+    *schema.opening_fields(Rules),
+    Field("track", schema.per_seat(schema.Int(0, 3))),
+    Field("position", schema.per_seat(schema.Int(0, board.NUM_CELLS - 1))),
+    Field("laps", schema.per_seat(schema.Int(0))),
+    Field("shares", schema.per_seat(_colours(schema.Int(0, _F.shares_per_colour)))),
+    Field("hands", schema.per_seat(schema.Seq(_KIND))),
+    Field("passes", schema.per_seat(schema.Seq(schema.OneOf(board.DECKS)))),
+    Field("bankrupt", schema.per_seat(schema.Bool())),
+    Field("owner", _per_cell(schema.Int(BANK, schema.last_seat))),
+    Field("level", _per_cell(schema.Int(0, 2))),
+    Field("mortgaged", _per_cell(schema.Bool())),
+    Field("pledge_lap", _per_cell(schema.Int(-1))),
+    Field("prices", _colours(schema.Int(_F.price_min, _F.price_max))),
+    Field("supply", _colours(schema.Int(0, _F.shares_per_colour))),
+    Field("played", schema.Seq(_KIND)),
+    Field("decks", schema.DecksKind(board.DECK_SIZE)),
     Field("turn", _SEAT),
-    Field("round", S.Int(1)),
-    Field("turn_count", S.Int(1)),
-    Field("dice", S.Seq(S.Int(0, _F.dice_sides), 2, as_tuple=True)),
-    Field("trades_made", S.Int(0, _F.max_trades_per_turn)),
-    Field("phase", S.PhaseKind(Phase)),
-    Field("current_player", S.Int(-1, S.last_seat)),
-    Field("tasks", S.Seq(BusinessmanTaskKind())),
-    Field("pending_cell", S.Int(-1, B.NUM_CELLS - 1)),
-    Field("fork", S.Int(-1, len(B.FORK_NAMES) - 1)),
-    Field("picks_left", S.Int(0, 5)),
-    Field("session_bought", _colours(S.Int(0, _F.session_buy_limit))),
-    Field("trade", S.Maybe(TradeKind())),
-    Field("debt", S.Maybe(BusinessmanTaskKind(debt_only=True))),
-    *S.closing_fields(_F.dice_sides),
+    Field("round", schema.Int(1)),
+    Field("turn_count", schema.Int(1)),
+    Field("dice", schema.Seq(schema.Int(0, _F.dice_sides), 2, as_tuple=True)),
+    Field("trades_made", schema.Int(0, _F.max_trades_per_turn)),
+    Field("phase", schema.PhaseKind(Phase)),
+    Field("current_player", schema.Int(-1, schema.last_seat)),
+    Field("tasks", schema.Seq(BusinessmanTaskKind())),
+    Field("pending_cell", schema.Int(-1, board.NUM_CELLS - 1)),
+    Field("fork", schema.Int(-1, len(board.FORK_NAMES) - 1)),
+    Field("picks_left", schema.Int(0, 5)),
+    Field("session_bought", _colours(schema.Int(0, _F.session_buy_limit))),
+    Field("trade", schema.Maybe(TradeKind())),
+    Field("debt", schema.Maybe(BusinessmanTaskKind(debt_only=True))),
+    *schema.closing_fields(_F.dice_sides),
 )
-CLONE_COPIES = S.clone_copies(STATE)
+CLONE_COPIES = schema.clone_copies(STATE)
 
 FORMAT = "businessman-game"
 VERSION = 1
-SAVE = S.SaveFormat("Businessman", FORMAT, VERSION, B.BOARD_HASH, STATE,
+SAVE = schema.SaveFormat("Businessman", FORMAT, VERSION, board.BOARD_HASH, STATE,
                   lambda g: check_whole(g))
 SAVED = SAVE.saved
 save_dict = SAVE.save_dict
@@ -214,54 +215,56 @@ def check_whole(g: Game) -> None:
         raise fail("cash", f"amounts summing to the starting cash {start:,} plus what the bank "
                    f"paid ({g.bank_paid:,}) less what it received ({g.bank_received:,}): money "
                    "is conserved", g.cash)
-    for c in range(B.NUM_COLOURS):
+    for c in range(board.NUM_COLOURS):
         total = g.supply[c] + sum(sh[c] for sh in g.shares)
         if total != _F.shares_per_colour:
-            raise fail(f"supply[{c}]", f"the {_F.shares_per_colour} shares of {B.COLOURS[c]} "
+            raise fail(f"supply[{c}]", f"the {_F.shares_per_colour} shares of {board.COLOURS[c]} "
                        "less those players hold", g.supply[c])
     for s in range(n):
         hand = g.hands[s]
-        if len(hand) > B.HAND_MAX or hand != sorted(hand):
-            raise fail(f"hands[{s}]", f"at most {B.HAND_MAX} card kinds in increasing order", hand)
+        if len(hand) > board.HAND_MAX or hand != sorted(hand):
+            raise fail(f"hands[{s}]", f"at most {board.HAND_MAX} card kinds in increasing order",
+                       hand)
         if g.bankrupt[s]:
-            S.expect(((f"cash[{s}]", g.cash[s], 0), (f"hands[{s}]", hand, []),
+            schema.expect(((f"cash[{s}]", g.cash[s], 0), (f"hands[{s}]", hand, []),
                     (f"passes[{s}]", g.passes[s], []),
-                    (f"shares[{s}]", g.shares[s], [0] * B.NUM_COLOURS)), " for a bankrupt seat")
+                    (f"shares[{s}]", g.shares[s], [0] * board.NUM_COLOURS)), " for a bankrupt seat")
         tr, pos = g.track[s], g.position[s]
-        ok = (B.track_of_cell(pos) == tr
-              or (tr == B.MOTORWAY and pos == _F.motorway_entry_cell))
+        ok = (board.track_of_cell(pos) == tr
+              or (tr == board.MOTORWAY and pos == _F.motorway_entry_cell))
         if not ok:
-            raise fail(f"position[{s}]", f"a cell of the {B.TRACK_NAMES[tr]}", pos)
-        if tr == B.ABROAD and not g.rules.abroad_enabled:
+            raise fail(f"position[{s}]", f"a cell of the {board.TRACK_NAMES[tr]}", pos)
+        if tr == board.ABROAD and not g.rules.abroad_enabled:
             raise fail(f"track[{s}]", "not abroad when abroad_enabled is false", tr)
-    for k in B.EXCHANGE_KINDS:
+    for k in board.EXCHANGE_KINDS:
         used = sum(h.count(k.index) for h in g.hands) + g.played.count(k.index)
         if used > k.count:
             raise fail("hands", f"at most {k.count} {k.code} cards held and played", used)
-    for deck in B.DECKS:
+    for deck in board.DECKS:
         held = sum(p.count(deck) for p in g.passes)
-        card = B.PASS_CARD[deck]
-        S.check_deck(deck, g.decks[deck], B.DECK_SIZE[deck], held, card,
+        card = board.PASS_CARD[deck]
+        schema.check_deck(deck, g.decks[deck], board.DECK_SIZE[deck], held, card,
                    f"the pass ({card}) while a seat keeps it")
     _check_cells(g)
-    S.check_dice(g.dice)
+    schema.check_dice(g.dice)
     _check_phase(g)
 
 
 def _check_cells(g: Game) -> None:
     branches = enterprises = 0
-    for c in range(B.NUM_CELLS):
+    for c in range(board.NUM_CELLS):
         o, lv, m, pl = g.owner[c], g.level[c], g.mortgaged[c], g.pledge_lap[c]
-        if not B.IS_OWNABLE[c] or o == BANK:
+        if not board.IS_OWNABLE[c] or o == BANK:
             for name, value, allowed in (("owner", o, BANK), ("level", lv, 0),
                                          ("mortgaged", m, False), ("pledge_lap", pl, -1)):
                 if value != allowed:
-                    why = "not ownable" if not B.IS_OWNABLE[c] else "unowned"
-                    raise fail(f"{name}[{c}]", f"{allowed!r}: {B.CELLS[c].name} is {why}", value)
+                    why = "not ownable" if not board.IS_OWNABLE[c] else "unowned"
+                    raise fail(f"{name}[{c}]", f"{allowed!r}: {board.CELLS[c].name} is {why}",
+                               value)
             continue
         if g.bankrupt[o]:
             raise fail(f"owner[{c}]", "-1 or a seat still in the game", o)
-        if lv and not B.IS_LOT[c]:
+        if lv and not board.IS_LOT[c]:
             raise fail(f"level[{c}]", "0: the Supermarket takes no buildings", lv)
         if m and lv:
             raise fail(f"level[{c}]", "0 on a pledged lot", lv)
@@ -278,7 +281,7 @@ def _check_cells(g: Game) -> None:
 def _check_phase(g: Game) -> None:
     ph, p, turn = g.phase, g.current_player, g.turn
     over = ph == Phase.GAME_OVER
-    S.check_over(g, over)
+    schema.check_over(g, over)
     if not over:
         if p == -1 or g.bankrupt[p] or g.bankrupt[turn]:
             raise fail("current_player", "a seat still in the game", (p, turn))
@@ -308,11 +311,11 @@ def _check_phase(g: Game) -> None:
             raise fail("trades_made", "at least 1 while a proposal is open", g.trades_made)
         for side, seat, cells in (("give", turn, t.give), ("take", t.target, t.take)):
             if len(set(cells)) != len(cells) or any(
-                    not B.IS_OWNABLE[c] or g.owner[c] != seat or g.mortgaged[c] or g.level[c]
+                    not board.IS_OWNABLE[c] or g.owner[c] != seat or g.mortgaged[c] or g.level[c]
                     for c in cells):
                 raise fail(f"trade.{side}", f"distinct bare unpledged lots of seat {seat}", cells)
     elif ph == Phase.BUY_OFFER:
-        if not B.IS_OWNABLE[g.pending_cell] or g.owner[g.pending_cell] != BANK:
+        if not board.IS_OWNABLE[g.pending_cell] or g.owner[g.pending_cell] != BANK:
             raise fail("pending_cell", "an unowned lot or the Supermarket", g.pending_cell)
     elif ph == Phase.RAISE_FUNDS:
         owed = sum(g.debt[3::2])

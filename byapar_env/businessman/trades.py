@@ -8,21 +8,21 @@ whether it can still be carried out, its text and the answer to it.
 from __future__ import annotations
 
 from ..core.members import member_lookup
-from . import actions as A
-from . import board as B
+from . import actions, board
 from .actions import Action, ActionKind
 from .state import Phase, Trade
 
 K = member_lookup(ActionKind)
 _P = member_lookup(Phase)
-_F = B.FIGURES
-_CELLS = B.CELLS
-_OWNABLES = B.OWNABLES
-_COLOURS = range(B.NUM_COLOURS)
-_CASH_ACTIONS = tuple((x, A._GIVE_CASH[x], A._TAKE_CASH[x]) for x in _F.trade_cash_steps)
-_GIVE_SHARE = A._GIVE_SHARE
-_TAKE_SHARE = A._TAKE_SHARE
-_money = B.money
+_F = board.FIGURES
+_CELLS = board.CELLS
+_OWNABLES = board.OWNABLES
+_COLOURS = range(board.NUM_COLOURS)
+_CASH_ACTIONS = tuple((x, actions._GIVE_CASH[x], actions._TAKE_CASH[x])
+                      for x in _F.trade_cash_steps)
+_GIVE_SHARE = actions._GIVE_SHARE
+_TAKE_SHARE = actions._TAKE_SHARE
+_money = board.money
 
 
 class TradeRules:
@@ -40,7 +40,7 @@ class TradeRules:
                 for c in _OWNABLES:
                     o = owner[c]
                     if o in (p, s) and not mort[c] and not lv[c]:
-                        toggles.append(A._GIVE_LOT[c] if o == p else A._TAKE_LOT[c])
+                        toggles.append(actions._GIVE_LOT[c] if o == p else actions._TAKE_LOT[c])
             acts = list(toggles)
             append = acts.append
             mine, theirs = self.shares[p], self.shares[s]
@@ -59,8 +59,8 @@ class TradeRules:
         else:
             acts = []
         if t.give or t.take or any(net):
-            acts.append(A.SUBMIT_TRADE)
-        acts.append(A.CANCEL_TRADE)
+            acts.append(actions.SUBMIT_TRADE)
+        acts.append(actions.CANCEL_TRADE)
         return acts
 
     def _trade_error(self) -> str | None:
@@ -74,7 +74,7 @@ class TradeRules:
         for c in _COLOURS:
             net = t.shares[c]
             if net > self.shares[p][c] or -net > self.shares[s][c]:
-                return f"the shares of {B.COLOURS[c]} are no longer there"
+                return f"the shares of {board.COLOURS[c]} are no longer there"
         if t.cash > self.cash[p] or -t.cash > self.cash[s]:
             return "the cash is no longer there"
         return None
@@ -87,9 +87,9 @@ class TradeRules:
             parts.append("takes " + ", ".join(_CELLS[c].name for c in t.take))
         for c in _COLOURS:
             if t.shares[c] > 0:
-                parts.append(f"gives {t.shares[c]} {B.COLOURS[c]}")
+                parts.append(f"gives {t.shares[c]} {board.COLOURS[c]}")
             elif t.shares[c] < 0:
-                parts.append(f"takes {-t.shares[c]} {B.COLOURS[c]}")
+                parts.append(f"takes {-t.shares[c]} {board.COLOURS[c]}")
         if t.cash > 0:
             parts.append(f"pays {_money(t.cash)}")
         elif t.cash < 0:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from ..core.errors import IllegalActionError, UnbalancedMoneyError, show
 from ..core.members import member_lookup
 from ..core.table import TableGame
-from . import actions as A
-from . import board as B
+from . import actions, board
 from .actions import Action, ActionKind
 from .rules import Rules
 from .state import (
@@ -31,7 +30,7 @@ K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
 # Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
 # (and covered by the board hash); the names below bind them once for the hot paths.
-_F = B.RULES_FIGURES
+_F = board.RULES_FIGURES
 MAX_OFFERS_PER_TURN = _F.max_offers_per_turn
 _DICE_SIDES = _F.dice_sides
 _DOUBLES_TO_JAIL = _F.doubles_to_jail
@@ -42,10 +41,10 @@ _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
 
 
 # Per-square lookups derived from the board data once, for the hot paths.
-_KIND = tuple(s.kind for s in B.SQUARES)
-_PRICE = tuple(s.price for s in B.SQUARES)
-_HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
-_GROUP = B.GROUP_OF
+_KIND = tuple(s.kind for s in board.SQUARES)
+_PRICE = tuple(s.price for s in board.SQUARES)
+_HOUSE_COST = tuple(s.house_cost for s in board.SQUARES)
+_GROUP = board.GROUP_OF
 _MORTGAGE_VALUE = tuple(p * _F.mortgage_value_percent // 100 for p in _PRICE)
 # Paying off: mortgage value plus the interest (10%), rounded up to the next multiple of the
 # payoff rounding (Rs 10), in exact integers.
@@ -57,8 +56,8 @@ _PAYOFF = tuple(
 # What the bank pays for one building sold back (half its cost); liquidation and bankruptcy
 # count each building at this.
 _HOUSE_SALE = tuple(c * _F.building_sale_percent // 100 for c in _HOUSE_COST)
-_IS_PLACE = B.IS_PLACE
-_BAIL_CARD = B.BAIL_CARD
+_IS_PLACE = board.IS_PLACE
+_BAIL_CARD = board.BAIL_CARD
 
 
 def mortgage_value(square: int) -> int:
@@ -114,7 +113,7 @@ class Game(TableGame):
     RAISE_WORD = "cash"
     DICE_SIDES = _DICE_SIDES
     money = staticmethod(_money)
-    CARDS = B.CARDS
+    CARDS = board.CARDS
     KEPT = "bail_cards"
     KEPT_EFFECT = "bail"
     KEPT_CARD = _BAIL_CARD
@@ -128,12 +127,12 @@ class Game(TableGame):
         self.jail_misses = [0] * n
         self.bail_cards: list[list[str]] = [[] for _ in range(n)]
         self.bankrupt = [False] * n
-        self.owner = [-1] * B.NUM_SQUARES
-        self.buildings = [0] * B.NUM_SQUARES
-        self.mortgaged = [False] * B.NUM_SQUARES
+        self.owner = [-1] * board.NUM_SQUARES
+        self.buildings = [0] * board.NUM_SQUARES
+        self.mortgaged = [False] * board.NUM_SQUARES
         self.decks: dict[str, list[int]] = {}
-        for d in B.DECKS:
-            cards = [c.number for c in B.CARDS[d]]
+        for d in board.DECKS:
+            cards = [c.number for c in board.CARDS[d]]
             self.rng.shuffle(cards)
             self.decks[d] = cards
         self.turn = 0
@@ -159,7 +158,7 @@ class Game(TableGame):
 
     # ------------------------------------------------------------------ queries
     def places_of(self, seat: int) -> list[int]:
-        return [sq for sq in B.PLACES if self.owner[sq] == seat]
+        return [sq for sq in board.PLACES if self.owner[sq] == seat]
 
     def check_loaded(self) -> None:
         """``UnbalancedMoneyError`` (a ``GameStateError``) unless the seats' cash is what play
@@ -181,7 +180,7 @@ class Game(TableGame):
         if self.bankrupt[seat]:
             return 0
         total = self.cash[seat]
-        for sq in B.PLACES:
+        for sq in board.PLACES:
             if self.owner[sq] == seat:
                 total += place_worth(sq, self.buildings[sq], self.mortgaged[sq])
         return total
@@ -197,23 +196,23 @@ class Game(TableGame):
         if o < 0 or self.mortgaged[square]:
             return 0
         kind = _KIND[square]
-        if kind == B.CITY:
-            rents = B.SQUARES[square].rents
+        if kind == board.CITY:
+            rents = board.SQUARES[square].rents
             b = self.buildings[square]
             if b:
                 return rents[b]
             return rents[0] * _GROUP_RENT if self.owns_group(o, square) else rents[0]
-        if kind == B.TRANSPORT:
-            held = sum(1 for s in B.TRANSPORTS if self.owner[s] == o)
-            return B.TRANSPORT_RENT[held]
-        held = sum(1 for s in B.UTILITIES if self.owner[s] == o)
+        if kind == board.TRANSPORT:
+            held = sum(1 for s in board.TRANSPORTS if self.owner[s] == o)
+            return board.TRANSPORT_RENT[held]
+        held = sum(1 for s in board.UTILITIES if self.owner[s] == o)
         total = sum(self.dice) if dice_total is None else dice_total
-        return B.UTILITY_MULTIPLIER[held] * total
+        return board.UTILITY_MULTIPLIER[held] * total
 
     def liquidation_value(self, seat: int) -> int:
         """Cash the seat could hold after selling every building and mortgaging every place."""
         total = self.cash[seat]
-        for sq in B.PLACES:
+        for sq in board.PLACES:
             if self.owner[sq] == seat:
                 total += self.buildings[sq] * _HOUSE_SALE[sq]
                 if not self.mortgaged[sq]:
@@ -241,23 +240,23 @@ class Game(TableGame):
         ph = self.phase
         p = self.current_player
         if ph == _P.PRE_ROLL:
-            acts = [A.ROLL]
+            acts = [actions.ROLL]
             if self.in_jail[p]:
-                if self.cash[p] >= B.JAIL_FINE:
-                    acts.append(A.PAY_FINE)
+                if self.cash[p] >= board.JAIL_FINE:
+                    acts.append(actions.PAY_FINE)
                 if self.bail_cards[p]:
-                    acts.append(A.USE_BAIL_CARD)
+                    acts.append(actions.USE_BAIL_CARD)
             self._property_actions(p, True, acts)
             return acts
         if ph == _P.BUY:
-            return [A.buy(self.pending_square), A.decline(self.pending_square)]
+            return [actions.buy(self.pending_square), actions.decline(self.pending_square)]
         if ph == _P.AUCTION:
             a = self.auction
-            acts = [A.DROP_OUT]
-            acts.extend(A.bids(a.square, a.high + B.BID_STEP, self.cash[p]))
+            acts = [actions.DROP_OUT]
+            acts.extend(actions.bids(a.square, a.high + board.BID_STEP, self.cash[p]))
             return acts
         if ph == _P.TRADE_ANSWER:
-            return [A.ACCEPT_TRADE, A.REJECT_TRADE]
+            return [actions.ACCEPT_TRADE, actions.REJECT_TRADE]
         if ph == _P.RAISE_CASH:
             acts = []
             self._property_actions(p, False, acts)
@@ -265,7 +264,7 @@ class Game(TableGame):
         return []
 
     def _property_actions(self, p: int, pre_roll: bool, acts: list[Action],
-                          squares: tuple[int, ...] = B.PLACES) -> None:
+                          squares: tuple[int, ...] = board.PLACES) -> None:
         """Append the builds, sales, mortgages and pay-offs open to ``p`` on ``squares``."""
         owner = self.owner
         blds = self.buildings
@@ -276,11 +275,11 @@ class Game(TableGame):
                 continue
             if mort[sq]:
                 if pre_roll and cash >= _PAYOFF[sq]:
-                    acts.append(A._UNMORTGAGE[sq])
+                    acts.append(actions._UNMORTGAGE[sq])
                 continue
             group = _GROUP[sq]
             if group is None:
-                acts.append(A._MORTGAGE[sq])
+                acts.append(actions._MORTGAGE[sq])
                 continue
             b = blds[sq]
             top = low = b
@@ -294,11 +293,11 @@ class Game(TableGame):
                 if owner[s] != p or mort[s]:
                     whole = False
             if top == 0:
-                acts.append(A._MORTGAGE[sq])
+                acts.append(actions._MORTGAGE[sq])
             elif b == top:
-                acts.append(A._SELL[sq])
-            if pre_roll and whole and b < B.HOTEL and b == low and cash >= _HOUSE_COST[sq]:
-                acts.append(A._BUILD[sq])
+                acts.append(actions._SELL[sq])
+            if pre_roll and whole and b < board.HOTEL and b == low and cash >= _HOUSE_COST[sq]:
+                acts.append(actions._BUILD[sq])
 
     def can_offer_trade(self) -> bool:
         """Whether the current player may make a trade offer now (to someone)."""
@@ -334,13 +333,13 @@ class Game(TableGame):
             if len(set(squares)) != len(squares):
                 return f"{side} names a place twice: {show(squares)}"
             for sq in squares:
-                if not 0 <= sq < B.NUM_SQUARES or not _IS_PLACE[sq]:
+                if not 0 <= sq < board.NUM_SQUARES or not _IS_PLACE[sq]:
                     return f"{side} names {show(sq)}, which is not a place"
                 if self.owner[sq] != seat:
-                    return f"{side} names {B.SQUARES[sq].name}, which seat {seat} does not own"
+                    return f"{side} names {board.SQUARES[sq].name}, which seat {seat} does not own"
                 group = _GROUP[sq]
                 if group and any(self.buildings[s] for s in group):
-                    return (f"{B.SQUARES[sq].name} cannot change hands while its colour group "
+                    return (f"{board.SQUARES[sq].name} cannot change hands while its colour group "
                             "has buildings")
         amount = offer.amount
         if type(amount) is not int or amount % _TRADE_MONEY_STEP:
@@ -360,7 +359,7 @@ class Game(TableGame):
             return "the game is over"
         # Types and stray fields first, so that the checks below compare plain ints only (a
         # float square equals an int one in a tuple comparison, then fails as an index).
-        malformed = A.field_error(action)
+        malformed = actions.field_error(action)
         if malformed is not None:
             return malformed
         k = action.kind
@@ -371,10 +370,10 @@ class Game(TableGame):
             a = self.auction
             amt = action.amount
             if action.square != a.square:
-                return f"the auction is for {B.SQUARES[a.square].name}"
-            low = a.high + B.BID_STEP
-            if amt % B.BID_STEP or amt < low:
-                return f"a bid must be a multiple of {B.BID_STEP} from {low:,} up"
+                return f"the auction is for {board.SQUARES[a.square].name}"
+            low = a.high + board.BID_STEP
+            if amt % board.BID_STEP or amt < low:
+                return f"a bid must be a multiple of {board.BID_STEP} from {low:,} up"
             if amt > self.cash[self.current_player]:
                 return f"a bid may not exceed the bidder's cash, {self.cash[self.current_player]:,}"
             return None
@@ -392,7 +391,7 @@ class Game(TableGame):
             return None if ok else "it is not among the legal actions"
         sq = action.square
         if (k in _PROPERTY_KINDS and (ph == _P.PRE_ROLL or ph == _P.RAISE_CASH)
-                and type(sq) is int and 0 <= sq < B.NUM_SQUARES):
+                and type(sq) is int and 0 <= sq < board.NUM_SQUARES):
             # Only this square's actions need listing: the same rule as legal_actions, cheaper.
             acts: list[Action] = []
             self._property_actions(self.current_player, ph == _P.PRE_ROLL, acts, (sq,))
@@ -422,27 +421,27 @@ class Game(TableGame):
             sq = action.square
             self._pay_bank(p, _HOUSE_COST[sq])
             self.buildings[sq] += 1
-            what = "a hotel" if self.buildings[sq] == B.HOTEL else f"house {self.buildings[sq]}"
-            self.log.append(f"seat {p} builds {what} on {B.SQUARES[sq].name}")
+            what = "a hotel" if self.buildings[sq] == board.HOTEL else f"house {self.buildings[sq]}"
+            self.log.append(f"seat {p} builds {what} on {board.SQUARES[sq].name}")
         elif k == K.SELL_BUILDING:
             sq = action.square
             self.buildings[sq] -= 1
             self._bank_pays(p, _HOUSE_SALE[sq])
-            self.log.append(f"seat {p} sells a building on {B.SQUARES[sq].name}")
+            self.log.append(f"seat {p} sells a building on {board.SQUARES[sq].name}")
             self._after_raise(p)
         elif k == K.MORTGAGE:
             sq = action.square
             self.mortgaged[sq] = True
             self._bank_pays(p, _MORTGAGE_VALUE[sq])
-            self.log.append(f"seat {p} mortgages {B.SQUARES[sq].name}")
+            self.log.append(f"seat {p} mortgages {board.SQUARES[sq].name}")
             self._after_raise(p)
         elif k == K.UNMORTGAGE:
             sq = action.square
             self._pay_bank(p, _PAYOFF[sq])
             self.mortgaged[sq] = False
-            self.log.append(f"seat {p} pays off the mortgage on {B.SQUARES[sq].name}")
+            self.log.append(f"seat {p} pays off the mortgage on {board.SQUARES[sq].name}")
         elif k == K.PAY_FINE:
-            self._pay_bank(p, B.JAIL_FINE)
+            self._pay_bank(p, board.JAIL_FINE)
             self._leave_jail(p, "pays the fine")
         elif k == K.USE_BAIL_CARD:
             self._use_kept(p)
@@ -460,12 +459,12 @@ class Game(TableGame):
             self._pay_bank(p, _PRICE[sq])
             self.owner[sq] = p
             self.pending_square = -1
-            self.log.append(f"seat {p} buys {B.SQUARES[sq].name} for {_money(_PRICE[sq])}")
+            self.log.append(f"seat {p} buys {board.SQUARES[sq].name} for {_money(_PRICE[sq])}")
             self._run()
         elif k == K.DECLINE:
             sq = self.pending_square
             self.pending_square = -1
-            self.log.append(f"seat {p} does not buy {B.SQUARES[sq].name}")
+            self.log.append(f"seat {p} does not buy {board.SQUARES[sq].name}")
             if not self._start_auction(sq):
                 self._run()
         elif k == K.BID:
@@ -473,7 +472,7 @@ class Game(TableGame):
             a.high = action.amount
             a.holder = p
             a.idx += 1
-            self.log.append(f"seat {p} bids {action.amount:,} on {B.SQUARES[a.square].name}")
+            self.log.append(f"seat {p} bids {action.amount:,} on {board.SQUARES[a.square].name}")
             if not self._advance_auction():
                 self._run()
         elif k == K.DROP_OUT:
@@ -501,11 +500,11 @@ class Game(TableGame):
                 tasks.append((T_MOVE, total))
             else:
                 self.jail_misses[p] += 1
-                if self.jail_misses[p] >= B.JAIL_MAX_MISSES:
-                    self._leave_jail(p, f"misses a {_ordinal(B.JAIL_MAX_MISSES)} time, must pay "
-                                        "the fine and leaves jail")
+                if self.jail_misses[p] >= board.JAIL_MAX_MISSES:
+                    self._leave_jail(p, f"misses a {_ordinal(board.JAIL_MAX_MISSES)} time, "
+                                        "must pay the fine and leaves jail")
                     tasks.append((T_MOVE, total))
-                    tasks.append((T_DEBT, p, BANK, B.JAIL_FINE))
+                    tasks.append((T_DEBT, p, BANK, board.JAIL_FINE))
                 else:
                     self.log.append(f"seat {p} stays in jail (miss {self.jail_misses[p]})")
         elif double:
@@ -528,7 +527,7 @@ class Game(TableGame):
         self.log.append(f"seat {p} {how}")
 
     def _go_to_jail(self, p: int) -> None:
-        self.position[p] = B.JAIL_SQUARE
+        self.position[p] = board.JAIL_SQUARE
         self.in_jail[p] = True
         self.jail_misses[p] = 0
         self.roll_again = False
@@ -538,12 +537,12 @@ class Game(TableGame):
     def _move(self, steps: int) -> None:
         p = self.turn
         new = self.position[p] + steps
-        if new >= B.NUM_SQUARES:
-            new -= B.NUM_SQUARES
-            self._bank_pays(p, B.SALARY)
-            self.log.append(f"seat {p} collects the salary, {_money(B.SALARY)}")
+        if new >= board.NUM_SQUARES:
+            new -= board.NUM_SQUARES
+            self._bank_pays(p, board.SALARY)
+            self.log.append(f"seat {p} collects the salary, {_money(board.SALARY)}")
         self.position[p] = new
-        self.log.append(f"seat {p} moves to {B.SQUARES[new].name}")
+        self.log.append(f"seat {p} moves to {board.SQUARES[new].name}")
         self.tasks.append((T_LAND,))
 
     def _land(self) -> bool:
@@ -559,19 +558,19 @@ class Game(TableGame):
                     self.phase = _P.BUY
                     self.current_player = p
                     return True
-                self.log.append(f"seat {p} cannot afford {B.SQUARES[sq].name}")
+                self.log.append(f"seat {p} cannot afford {board.SQUARES[sq].name}")
                 return self._start_auction(sq)
             if o == p:
                 return False
             if self.mortgaged[sq]:
-                self.log.append(f"{B.SQUARES[sq].name} is mortgaged: no rent")
+                self.log.append(f"{board.SQUARES[sq].name} is mortgaged: no rent")
                 return False
             self.tasks.append((T_DEBT, p, o, self.rent(sq)))
-        elif kind == B.TAX:
-            self.tasks.append((T_DEBT, p, BANK, B.SQUARES[sq].tax))
-        elif kind == B.CARD:
-            self._draw(B.SQUARES[sq].deck, p)
-        elif kind == B.GO_TO_JAIL:
+        elif kind == board.TAX:
+            self.tasks.append((T_DEBT, p, BANK, board.SQUARES[sq].tax))
+        elif kind == board.CARD:
+            self._draw(board.SQUARES[sq].deck, p)
+        elif kind == board.GO_TO_JAIL:
             self._go_to_jail(p)
         return False
 
@@ -582,14 +581,16 @@ class Game(TableGame):
         effect = card.effect
         pos = self.position[p]
         if effect == "advance":
-            self.tasks.append((T_MOVE, (card.target - pos) % B.NUM_SQUARES or B.NUM_SQUARES))
+            self.tasks.append((T_MOVE,
+                               (card.target - pos) % board.NUM_SQUARES or board.NUM_SQUARES))
         elif effect == "advance_transport":
-            steps = min((t - pos) % B.NUM_SQUARES or B.NUM_SQUARES for t in B.TRANSPORTS)
+            steps = min((t - pos) % board.NUM_SQUARES or board.NUM_SQUARES
+                        for t in board.TRANSPORTS)
             self.tasks.append((T_MOVE, steps))
         elif effect == "back":
-            new = (pos - card.amount) % B.NUM_SQUARES
+            new = (pos - card.amount) % board.NUM_SQUARES
             self.position[p] = new
-            self.log.append(f"seat {p} moves back to {B.SQUARES[new].name}")
+            self.log.append(f"seat {p} moves back to {board.SQUARES[new].name}")
             self.tasks.append((T_LAND,))
         elif effect == "jail":
             self._go_to_jail(p)
@@ -599,10 +600,10 @@ class Game(TableGame):
             self.tasks.append((T_DEBT, p, BANK, card.amount))
         elif effect == "repairs":
             houses = hotels = 0
-            for sq in B.CITIES:
+            for sq in board.CITIES:
                 if self.owner[sq] == p:
                     b = self.buildings[sq]
-                    if b == B.HOTEL:
+                    if b == board.HOTEL:
                         hotels += 1
                     else:
                         houses += b
@@ -649,12 +650,12 @@ class Game(TableGame):
     def _start_auction(self, sq: int) -> bool:
         """Open the auction for ``sq``; True when a bidder must decide."""
         if not self.rules.auctions:
-            self.log.append(f"{B.SQUARES[sq].name} stays with the bank")
+            self.log.append(f"{board.SQUARES[sq].name} stays with the bank")
             return False
         p = self.turn
         order = self._others_in_order(p) + [p]
         self.auction = Auction(sq, order)
-        self.log.append(f"auction of {B.SQUARES[sq].name}")
+        self.log.append(f"auction of {board.SQUARES[sq].name}")
         return self._advance_auction()
 
     def _advance_auction(self) -> bool:
@@ -663,13 +664,14 @@ class Game(TableGame):
         bidders = a.bidders
         while True:
             if not bidders:
-                self.log.append(f"nobody bids: {B.SQUARES[a.square].name} stays with the bank")
+                self.log.append(f"nobody bids: {board.SQUARES[a.square].name} stays with the bank")
                 break
             if len(bidders) == 1 and bidders[0] == a.holder:
                 w = a.holder
                 self._pay_bank(w, a.high)
                 self.owner[a.square] = w
-                self.log.append(f"seat {w} wins {B.SQUARES[a.square].name} for {_money(a.high)}")
+                self.log.append(f"seat {w} wins {board.SQUARES[a.square].name} "
+                                f"for {_money(a.high)}")
                 break
             if a.idx >= len(bidders):
                 a.idx = 0
@@ -677,7 +679,7 @@ class Game(TableGame):
             if s == a.holder:  # unreachable by the rotation, kept as a guard
                 a.idx += 1
                 continue
-            if self.cash[s] < a.high + B.BID_STEP:
+            if self.cash[s] < a.high + board.BID_STEP:
                 bidders.pop(a.idx)
                 self.log.append(f"seat {s} cannot beat {a.high:,} and drops out")
                 continue
@@ -717,7 +719,7 @@ class Game(TableGame):
     def _go_bankrupt(self, debt: tuple[int, ...]) -> None:
         p = debt[1]
         creditors = [debt[i] for i in range(2, len(debt), 2) if debt[i] != BANK]
-        for sq in B.CITIES:  # buildings go back to the bank at half price first
+        for sq in board.CITIES:  # buildings go back to the bank at half price first
             if self.owner[sq] == p and self.buildings[sq]:
                 self._bank_pays(p, self.buildings[sq] * _HOUSE_SALE[sq])
                 self.buildings[sq] = 0

@@ -53,7 +53,7 @@ from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from he
     per_seat,
     record,
 )
-from . import board as B
+from . import board
 from .actions import Action, ActionKind
 from .rules import Rules
 
@@ -61,11 +61,11 @@ if TYPE_CHECKING:  # the game is read and written here, never made: game.py impo
     from .game import Game
 
 # The bounds below come from the board's data and rule figures, never typed again here.
-_F = B.RULES_FIGURES
-_DECK_SIZE = {d: len(B.CARDS[d]) for d in B.DECKS}
-_GROUP = B.GROUP_OF
-_IS_PLACE = B.IS_PLACE
-_BAIL_CARD = B.BAIL_CARD
+_F = board.RULES_FIGURES
+_DECK_SIZE = {d: len(board.CARDS[d]) for d in board.DECKS}
+_GROUP = board.GROUP_OF
+_IS_PLACE = board.IS_PLACE
+_BAIL_CARD = board.BAIL_CARD
 
 # ------------------------------------------------------------------------- the values it holds
 # Declared here, beside the fields they fill; game.py imports them (and exports them as before).
@@ -111,7 +111,7 @@ class ByaparTaskKind(TaskKind):
     """A task of the turn's stack: (end turn), (move, steps), (land) or (debt, debtor,
     creditor, amount, ...) with creditor -1 for the bank."""
 
-    allowed = (f"[0] (end the turn), [1, steps 1-{B.NUM_SQUARES}] (move), [2] (land) or "
+    allowed = (f"[0] (end the turn), [1, steps 1-{board.NUM_SQUARES}] (move), [2] (land) or "
                "[3, debtor, creditor, amount, ...] (a debt; creditor -1 is the bank)")
 
     def other_ok(self, raw: list) -> bool:
@@ -119,7 +119,7 @@ class ByaparTaskKind(TaskKind):
         if code in (T_END_TURN, T_LAND):
             return len(raw) == 1
         if code == T_MOVE:
-            return len(raw) == 2 and 1 <= raw[1] <= B.NUM_SQUARES
+            return len(raw) == 2 and 1 <= raw[1] <= board.NUM_SQUARES
         return False
 
 
@@ -138,14 +138,14 @@ class AuctionKind(Kind):
 
     def load(self, raw: Any, where: str, game: Game) -> Auction:
         raw = record(raw, where, _AUCTION_KEYS)
-        square = Int(0, B.NUM_SQUARES - 1).load(raw["square"], f"{where}.square", game)
+        square = Int(0, board.NUM_SQUARES - 1).load(raw["square"], f"{where}.square", game)
         if not _IS_PLACE[square]:
             raise fail(f"{where}.square", "a place (a city, transport or utility)", square)
         bidders = Seq(Int(0, last_seat), min_length=1).load(
             raw["bidders"], f"{where}.bidders", game)
         if len(set(bidders)) != len(bidders):
             raise fail(f"{where}.bidders", "distinct seats", bidders)
-        high = Int(0, step=B.BID_STEP).load(raw["high"], f"{where}.high", game)
+        high = Int(0, step=board.BID_STEP).load(raw["high"], f"{where}.high", game)
         holder = Int(-1, last_seat).load(raw["holder"], f"{where}.holder", game)
         if (holder == -1) != (high == 0) or (holder != -1 and holder not in bidders):
             raise fail(f"{where}.holder", "-1 before the first bid, else a seat still bidding",
@@ -171,7 +171,7 @@ class OfferKind(Kind):
         raw = record(raw, where, _OFFER_KEYS)
         seat = Int(0, last_seat).load(raw["seat"], f"{where}.seat", game)
         target = Int(0, last_seat).load(raw["target"], f"{where}.target", game)
-        places = Seq(Int(0, B.NUM_SQUARES - 1), as_tuple=True)
+        places = Seq(Int(0, board.NUM_SQUARES - 1), as_tuple=True)
         give = places.load(raw["give"], f"{where}.give", game)
         take = places.load(raw["take"], f"{where}.take", game)
         amount = Int(step=_F.trade_money_step).load(raw["amount"], f"{where}.amount", game)
@@ -179,7 +179,7 @@ class OfferKind(Kind):
 
 
 def _per_square(item: Kind) -> Seq:
-    return Seq(item, B.NUM_SQUARES)
+    return Seq(item, board.NUM_SQUARES)
 
 
 _SEAT = Int(0, last_seat)
@@ -187,13 +187,13 @@ _SEAT = Int(0, last_seat)
 # The game's state in save order. ``rules`` comes first: the other fields' bounds need it.
 STATE: tuple[Field, ...] = (
     *opening_fields(Rules),
-    Field("position", per_seat(Int(0, B.NUM_SQUARES - 1))),
+    Field("position", per_seat(Int(0, board.NUM_SQUARES - 1))),
     Field("in_jail", per_seat(Bool())),
-    Field("jail_misses", per_seat(Int(0, B.JAIL_MAX_MISSES - 1))),
-    Field("bail_cards", per_seat(Seq(OneOf(B.DECKS)))),
+    Field("jail_misses", per_seat(Int(0, board.JAIL_MAX_MISSES - 1))),
+    Field("bail_cards", per_seat(Seq(OneOf(board.DECKS)))),
     Field("bankrupt", per_seat(Bool())),
     Field("owner", _per_square(Int(BANK, last_seat))),
-    Field("buildings", _per_square(Int(0, B.HOTEL))),
+    Field("buildings", _per_square(Int(0, board.HOTEL))),
     Field("mortgaged", _per_square(Bool())),
     Field("decks", DecksKind(_DECK_SIZE)),
     Field("turn", _SEAT),
@@ -206,7 +206,7 @@ STATE: tuple[Field, ...] = (
     Field("phase", PhaseKind(Phase)),
     Field("current_player", Int(-1, last_seat)),
     Field("tasks", Seq(ByaparTaskKind())),
-    Field("pending_square", Int(-1, B.NUM_SQUARES - 1)),
+    Field("pending_square", Int(-1, board.NUM_SQUARES - 1)),
     Field("auction", Maybe(AuctionKind())),
     Field("offer", Maybe(OfferKind())),
     Field("debt", Maybe(ByaparTaskKind(debt_only=True))),
@@ -219,7 +219,7 @@ CLONE_COPIES: tuple[tuple[str, Callable[[Any], Any]], ...] = clone_copies(STATE)
 # A save is the fields above after a header naming the format, its version and the board.
 FORMAT = "byapar-game"
 VERSION = 1
-SAVE = SaveFormat("Byapar", FORMAT, VERSION, B.BOARD_HASH, STATE,
+SAVE = SaveFormat("Byapar", FORMAT, VERSION, board.BOARD_HASH, STATE,
                   lambda g: check_whole(g))
 SAVED = SAVE.saved
 state_to_dict = SAVE.state_to_dict  # the saved fields of a game as JSON-ready values
@@ -240,8 +240,8 @@ def check_whole(g: Game) -> None:
             # Going bankrupt hands over the cash and bail cards and ends any time in jail.
             expect(((f"cash[{s}]", g.cash[s], 0), (f"bail_cards[{s}]", g.bail_cards[s], []),
                     (f"in_jail[{s}]", g.in_jail[s], False)), " for a bankrupt seat")
-        if g.in_jail[s] and g.position[s] != B.JAIL_SQUARE:
-            raise fail(f"position[{s}]", f"the jail ({B.JAIL_SQUARE}) for a seat in jail",
+        if g.in_jail[s] and g.position[s] != board.JAIL_SQUARE:
+            raise fail(f"position[{s}]", f"the jail ({board.JAIL_SQUARE}) for a seat in jail",
                        g.position[s])
         if g.jail_misses[s] and not g.in_jail[s]:
             raise fail(f"jail_misses[{s}]", "0 for a seat out of jail", g.jail_misses[s])
@@ -252,9 +252,9 @@ def check_whole(g: Game) -> None:
 
 
 def _check_squares(g: Game) -> None:
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(board.NUM_SQUARES):
         o, b, m = g.owner[sq], g.buildings[sq], g.mortgaged[sq]
-        name = B.SQUARES[sq].name
+        name = board.SQUARES[sq].name
         if not _IS_PLACE[sq]:
             expect(((f"owner[{sq}]", o, BANK), (f"buildings[{sq}]", b, 0),
                     (f"mortgaged[{sq}]", m, False)), f": {name} is not a place")
@@ -283,7 +283,7 @@ def _check_squares(g: Game) -> None:
 
 
 def _check_decks(g: Game) -> None:
-    for deck in B.DECKS:
+    for deck in board.DECKS:
         held = sum(cards.count(deck) for cards in g.bail_cards)
         bail = _BAIL_CARD[deck]
         check_deck(deck, g.decks[deck], _DECK_SIZE[deck], held, bail,
@@ -333,8 +333,8 @@ def _check_phase(g: Game) -> None:
         if a.holder != -1 and g.cash[a.holder] < a.high:
             raise fail("auction.high", f"at most the cash of its holder, {g.cash[a.holder]}",
                        a.high)
-        if g.cash[p] < a.high + B.BID_STEP:
-            raise fail(f"cash[{p}]", f"at least {a.high + B.BID_STEP} for the bidder asked",
+        if g.cash[p] < a.high + board.BID_STEP:
+            raise fail(f"cash[{p}]", f"at least {a.high + board.BID_STEP} for the bidder asked",
                        g.cash[p])
     elif ph == Phase.TRADE_ANSWER:
         _check_offer(g)
