@@ -23,8 +23,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Action, Game, Phase, actions
 
 from .deals import made
 from .network import NumpyPolicy
@@ -58,7 +57,7 @@ def simulated_gain(pending: Game, seat: int, value: ValueNet, policy: NumpyPolic
     total = 0.0
     for _ in range(rollouts):
         s = seeds.getrandbits(62)
-        total += runner.run(A.ACCEPT_TRADE, s) - runner.run(A.REJECT_TRADE, s)
+        total += runner.run(actions.ACCEPT_TRADE, s) - runner.run(actions.REJECT_TRADE, s)
     return total / rollouts
 
 

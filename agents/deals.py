@@ -46,9 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from byapar_env.engine import Action, ActionKind, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from .value import ValueNet
 
@@ -61,8 +59,9 @@ MIN_GAIN = 0.02  # what a proposal must gain the proposing seat
 TARGET_LOSS = 0.01  # the most a proposal may cost its target by this module's judgement
 DENIAL_SHARE = 0.5  # of the win chance that a swap between two rivals would cost the seat
 # Each place's set: its colour group, the transports or the utilities.
-SET_OF = {sq: B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES)
-          for sq in B.PLACES}
+SET_OF = {sq: board.GROUP_OF[sq]
+          or (board.TRANSPORTS if sq in board.TRANSPORTS else board.UTILITIES)
+          for sq in board.PLACES}
 # Money either way (positive: the proposing seat pays), each one of the environment's amounts.
 SWAP_AMOUNTS = (-2000, -1000, 0, 1000, 2000)
 BUY_AMOUNTS = (500, 1000, 2000, 3000, 5000)
@@ -131,7 +130,7 @@ def completes_group(game: Game, offerer: int, offer: Action) -> bool:
     group that it does not hold whole now."""
     owner = game.owner
     for sq in offer.take:
-        group = B.GROUP_OF[sq]
+        group = board.GROUP_OF[sq]
         if group is not None and all(
                 s in offer.take or (owner[s] == offerer and s not in offer.give) for s in group):
             return True
@@ -157,7 +156,7 @@ def answered(game: Game, offer: Action | None, accept: bool, first: bool = True)
         after = made(game, offer)
     if first:
         after.offers_made = 1
-    after.apply(A.ACCEPT_TRADE if accept else A.REJECT_TRADE)
+    after.apply(actions.ACCEPT_TRADE if accept else actions.REJECT_TRADE)
     return after
 
 
@@ -202,21 +201,21 @@ def completing_places(game: Game, seat: int, holder: int) -> list[int]:
     """The places ``holder`` owns that would complete a colour group of ``seat``'s: ``seat``
     holds every other piece of the group."""
     owner = game.owner
-    return [sq for sq in B.PLACES if owner[sq] == holder and B.GROUP_OF[sq] is not None
-            and all(owner[s] == seat for s in B.GROUP_OF[sq] if s != sq)]
+    return [sq for sq in board.PLACES if owner[sq] == holder and board.GROUP_OF[sq] is not None
+            and all(owner[s] == seat for s in board.GROUP_OF[sq] if s != sq)]
 
 
 def offers_with_money(game: Game, seat: int, target: int, give: tuple, take: tuple,
                       amounts: Sequence[int]) -> list[Action]:
     """The offers of ``give`` for ``take`` from ``seat`` to ``target`` with each of
     ``amounts`` the payer holds, or none if the places may not change hands."""
-    if game.trade_error(A.offer_trade(target, give, take)) is not None:
+    if game.trade_error(actions.offer_trade(target, give, take)) is not None:
         return []
     # The places may change hands; of the money, what the payer holds (the one rule of
     # trade_error left, checked here to spare a call per amount; every offer is checked whole
     # again before it is made).
     cash = game.cash
-    return [A.offer_trade(target, give, take, m) for m in amounts
+    return [actions.offer_trade(target, give, take, m) for m in amounts
             if (m <= cash[seat] if m > 0 else -m <= cash[target])]
 
 
@@ -229,7 +228,7 @@ def rival_swaps(game: Game, seat: int) -> list[tuple[int, int, int, int]]:
         for b in rivals[i + 1:]:
             for x in completing_places(game, b, a):
                 for y in completing_places(game, a, b):
-                    if B.GROUP_OF[x] != B.GROUP_OF[y]:
+                    if board.GROUP_OF[x] != board.GROUP_OF[y]:
                         out.append((a, x, b, y))
     return out
 
@@ -247,7 +246,7 @@ def listed_deals(game: Game, seat: int) -> list[tuple[Action, str]]:
             out += [(o, "buy") for o in offers_with_money(game, seat, target, (), (take,),
                                                      BUY_AMOUNTS)]
             for give in gives:
-                if B.GROUP_OF[give] != B.GROUP_OF[take]:
+                if board.GROUP_OF[give] != board.GROUP_OF[take]:
                     out += [(o, "swap") for o in offers_with_money(game, seat, target, (give,),
                                                               (take,), SWAP_AMOUNTS)]
         for give in gives:

@@ -8,9 +8,7 @@ then selling buildings.
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, ActionKind, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from .base import EnginePlayer
 from .tactics import HOUSE_COST, PRICE, list_value
@@ -27,28 +25,28 @@ class EasyPlayer(EnginePlayer):
         cash = game.cash[seat]
         if ph == Phase.PRE_ROLL:
             if game.in_jail[seat]:
-                if A.USE_BAIL_CARD in legal:
-                    return A.USE_BAIL_CARD
-                if A.PAY_FINE in legal:
-                    return A.PAY_FINE
+                if actions.USE_BAIL_CARD in legal:
+                    return actions.USE_BAIL_CARD
+                if actions.PAY_FINE in legal:
+                    return actions.PAY_FINE
             for a in legal:
                 if a.kind == K.BUILD and cash - HOUSE_COST[a.square] >= RESERVE:
                     return a
-            return A.ROLL
+            return actions.ROLL
         if ph == Phase.BUY:
             sq = game.pending_square
-            return A.buy(sq) if cash - PRICE[sq] >= RESERVE else A.decline(sq)
+            return actions.buy(sq) if cash - PRICE[sq] >= RESERVE else actions.decline(sq)
         if ph == Phase.AUCTION:
             a = game.auction
-            bid = a.high + B.BID_STEP
+            bid = a.high + board.BID_STEP
             if bid <= min(PRICE[a.square], cash - RESERVE):
-                return A.bid(a.square, bid)
-            return A.DROP_OUT
+                return actions.bid(a.square, bid)
+            return actions.DROP_OUT
         if ph == Phase.TRADE_ANSWER:
             _, offer = game.offer
             value_in = list_value(game, offer.give) + offer.amount
             value_out = list_value(game, offer.take)
-            return A.ACCEPT_TRADE if value_in > value_out else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if value_in > value_out else actions.REJECT_TRADE
         # Raising cash: the cheapest mortgage first, then the first building sale.
         mortgages = [a for a in legal if a.kind == K.MORTGAGE]
         if mortgages:

@@ -117,8 +117,7 @@ from byapar_env.action_table import (
 )
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
-from byapar_env.engine import Action, ActionKind, Game, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions
 from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
@@ -528,13 +527,13 @@ class ExpertPlayer(EnginePlayer):
         finally:
             self._end = math.inf
         guarded = (game.phase == Phase.TRADE_ANSWER
-                   and candidates[choice].action == A.ACCEPT_TRADE
+                   and candidates[choice].action == actions.ACCEPT_TRADE
                    and not accepts_pending(game, self.learned.value, self.learned.check))
         if guarded:  # the deal judgement refuses it (agents.deals): decline
             choice = next((i for i, c in enumerate(candidates)
-                           if c.action == A.REJECT_TRADE), len(candidates))
+                           if c.action == actions.REJECT_TRADE), len(candidates))
             if choice == len(candidates):
-                candidates.append(Candidate(A.REJECT_TRADE, 0.0, "trade guard"))
+                candidates.append(Candidate(actions.REJECT_TRADE, 0.0, "trade guard"))
         return Evaluation(seat, candidates, choice, sims, time.perf_counter() - start, guarded)
 
     def _simulate(self, game: Game, seat: int, candidates: list[Candidate],
@@ -685,7 +684,7 @@ class ExpertPlayer(EnginePlayer):
             return None
         if game.phase == Phase.TRADE_ANSWER:
             yes = accepts_pending(game, value, self.learned.check)
-            return A.ACCEPT_TRADE if yes else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if yes else actions.REJECT_TRADE
         if game.phase != Phase.PRE_ROLL:
             return None
         if self._deal_offer[0] != game.turn_count:

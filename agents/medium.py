@@ -18,9 +18,7 @@
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, ActionKind, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from .base import EnginePlayer
 from .tactics import (
@@ -41,14 +39,15 @@ RETRY_ROUNDS = 3
 LATE_ROUND_SHARE = 0.5  # past this share of the game, a dangerous board keeps it in jail
 DANGEROUS_HOUSES = 8
 # Each city with its bare rent doubled (a whole group's) and its rents by buildings.
-_CITY_RENTS = tuple((sq, B.SQUARES[sq].rents[0] * 2, B.SQUARES[sq].rents) for sq in B.CITIES)
-_GROUPS = tuple(B.GROUPS.values())  # every group has two or three places
+_CITY_RENTS = tuple((sq, board.SQUARES[sq].rents[0] * 2, board.SQUARES[sq].rents)
+                    for sq in board.CITIES)
+_GROUPS = tuple(board.GROUPS.values())  # every group has two or three places
 # Each place with its group's other places (None outside colour groups), and whether it is a
 # transport: what ``_spare_place`` asks of every place.
 _PLACE_OTHERS = tuple(
-    (s, None if B.GROUP_OF[s] is None else tuple(g for g in B.GROUP_OF[s] if g != s),
-     B.SQUARES[s].kind == B.TRANSPORT)
-    for s in B.PLACES)
+    (s, None if board.GROUP_OF[s] is None else tuple(g for g in board.GROUP_OF[s] if g != s),
+     board.SQUARES[s].kind == board.TRANSPORT)
+    for s in board.PLACES)
 
 
 class MediumPlayer(EnginePlayer):
@@ -85,12 +84,12 @@ class MediumPlayer(EnginePlayer):
     def place_value(self, game: Game, sq: int, seat: int) -> int:
         """What ``sq`` is worth to ``seat`` if it came to them."""
         price = PRICE[sq]
-        kind = B.SQUARES[sq].kind
-        if kind == B.TRANSPORT:
-            held = sum(1 for t in B.TRANSPORTS if game.owner[t] == seat and t != sq)
+        kind = board.SQUARES[sq].kind
+        if kind == board.TRANSPORT:
+            held = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat and t != sq)
             return int(price * (1.0 + 0.25 * held))
-        if kind == B.UTILITY:
-            other = any(game.owner[u] == seat for u in B.UTILITIES if u != sq)
+        if kind == board.UTILITY:
+            other = any(game.owner[u] == seat for u in board.UTILITIES if u != sq)
             return int(price * (1.0 if other else 0.8))
         others = len(GROUP_OF[sq]) - 1
         mine, theirs = others_holding_group(game, sq, seat)
@@ -114,7 +113,7 @@ class MediumPlayer(EnginePlayer):
 
     @staticmethod
     def _dangerous_board(game: Game, seat: int) -> bool:
-        houses = sum(game.buildings[s] for s in B.CITIES if game.owner[s] not in (-1, seat))
+        houses = sum(game.buildings[s] for s in board.CITIES if game.owner[s] not in (-1, seat))
         return houses >= DANGEROUS_HOUSES
 
     # ------------------------------------------------------------------ deciding
@@ -126,17 +125,18 @@ class MediumPlayer(EnginePlayer):
             sq = game.pending_square
             price = PRICE[sq]
             if game.cash[seat] - price >= self.reserve(game, seat) // 2:
-                return A.buy(sq)
-            return A.buy(sq) if self.place_value(game, sq, seat) > price else A.decline(sq)
+                return actions.buy(sq)
+            return (actions.buy(sq) if self.place_value(game, sq, seat) > price
+                    else actions.decline(sq))
         if ph == Phase.AUCTION:
             a = game.auction
             value = self.place_value(game, a.square, seat)
             limit = min(value, game.cash[seat] - self.reserve(game, seat) // 3)
-            bid = a.high + B.BID_STEP
-            return A.bid(a.square, bid) if bid <= limit else A.DROP_OUT
+            bid = a.high + board.BID_STEP
+            return actions.bid(a.square, bid) if bid <= limit else actions.DROP_OUT
         if ph == Phase.TRADE_ANSWER:
             good = self._trade_is_good(game, seat)
-            return A.ACCEPT_TRADE if good else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if good else actions.REJECT_TRADE
         return self._raise_cash(game, seat, legal)
 
     def _pre_roll(self, game: Game, seat: int, legal: list[Action]) -> Action:
@@ -154,14 +154,14 @@ class MediumPlayer(EnginePlayer):
         if game.in_jail[seat]:
             late = game.round > game.rules.round_limit * LATE_ROUND_SHARE
             if not (late and self._dangerous_board(game, seat)):
-                if A.USE_BAIL_CARD in legal:
-                    return A.USE_BAIL_CARD
-                if A.PAY_FINE in legal:
-                    return A.PAY_FINE
+                if actions.USE_BAIL_CARD in legal:
+                    return actions.USE_BAIL_CARD
+                if actions.PAY_FINE in legal:
+                    return actions.PAY_FINE
         # Pay off mortgages in groups it holds whole: that unlocks building there.
         for sq in payoffs:
             if game.owns_group(seat, sq) and cash - PRICE[sq] >= reserve:
-                return A.unmortgage(sq)
+                return actions.unmortgage(sq)
         # Look for an offer once per turn, and again after each offer made.
         stamp = (game.turn_count, game.offers_made)
         if self._offer_stamp != stamp:
@@ -171,7 +171,7 @@ class MediumPlayer(EnginePlayer):
                 return offer
         build = self._best_build(game, builds, cash - reserve)
         if build is not None:
-            return A.build(build)
+            return actions.build(build)
         if builds:
             # Houses pay, idle places do not: sell a spare place for cash to build, or else
             # mortgage one outside its groups (net worth stays: cash replaces the half price).
@@ -180,18 +180,18 @@ class MediumPlayer(EnginePlayer):
                 return sale
             for sq in mortgages:
                 if not game.owns_group(seat, sq):
-                    return A.mortgage(sq)
-            return A.ROLL
+                    return actions.mortgage(sq)
+            return actions.ROLL
         for sq in payoffs:
             if cash - PRICE[sq] >= 2 * reserve:
-                return A.unmortgage(sq)
+                return actions.unmortgage(sq)
         # Heads-up, a spare place is worth more as cash for the next houses, and the rival's
         # cash then cannot go into houses of its own. (With more players it feeds them all.)
         if len(game.active_seats()) == 2:
             sale = self._sale(game, seat)
             if sale is not None:
                 return sale
-        return A.ROLL
+        return actions.ROLL
 
     @staticmethod
     def _best_build(game: Game, builds, spare: int) -> int | None:
@@ -256,7 +256,7 @@ class MediumPlayer(EnginePlayer):
             return None
         if game.cash[seat] - amount < reserve // 2:
             return None
-        offer = A.offer_trade(holder, [give] if give is not None else [], [sq], amount)
+        offer = actions.offer_trade(holder, [give] if give is not None else [], [sq], amount)
         return self._try(game, offer, (holder, sq), count)
 
     def _block(self, game: Game, seat: int, reserve: int) -> Action | None:
@@ -293,7 +293,7 @@ class MediumPlayer(EnginePlayer):
         amount = money_step(int(PRICE[sq] * OFFER_MULTIPLES[count]))
         if not amount or game.cash[seat] - amount < reserve:
             return None
-        return self._try(game, A.offer_trade(rival, [], [sq], amount), (rival, sq), count)
+        return self._try(game, actions.offer_trade(rival, [], [sq], amount), (rival, sq), count)
 
     def _sale(self, game: Game, seat: int) -> Action | None:
         """A spare place offered a little under list price to the richest other player who
@@ -313,7 +313,7 @@ class MediumPlayer(EnginePlayer):
             ask = money_step_below(value)
             if ask < value * 0.75 or ask > game.cash[buyer]:
                 continue
-            made = self._try(game, A.offer_trade(buyer, [place], [], -ask), (buyer, place),
+            made = self._try(game, actions.offer_trade(buyer, [place], [], -ask), (buyer, place),
                              len(OFFER_MULTIPLES) - 1)
             if made is not None:
                 return made

@@ -27,15 +27,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, actions, board
 from byapar_env.valuation import acquisition_gain, denial_value, trade_gains
 
 from .medium import MediumPlayer
 from .tactics import GROUP_OF, PRICE, money_step, money_step_below
 
-_GROUPS = tuple(B.GROUPS.values())
+_GROUPS = tuple(board.GROUPS.values())
 
 
 @dataclass(frozen=True)
@@ -115,7 +113,7 @@ class PanelPlayer(MediumPlayer):
     def _group_piece(self, game: Game, sq: int, seat: int) -> bool:
         group = GROUP_OF[sq]
         if group is None:
-            return B.SQUARES[sq].kind == B.TRANSPORT
+            return board.SQUARES[sq].kind == board.TRANSPORT
         owners = {game.owner[s] for s in group if s != sq}
         if seat in owners or owners == {-1}:
             return True  # starts or furthers its own group, or nobody holds any of it yet
@@ -131,13 +129,13 @@ class PanelPlayer(MediumPlayer):
             price = PRICE[sq]
             cash_after = game.cash[seat] - price
             if st.only_group_buys and not self._group_piece(game, sq, seat):
-                return A.decline(sq)
+                return actions.decline(sq)
             if st.value_buys:
                 worth = self._worth_to_me(game, seat, sq)
                 floor = self.reserve(game, seat) // 2
                 if cash_after >= floor or (worth > price * 1.5 and cash_after >= 0):
-                    return A.buy(sq)
-                return A.decline(sq)
+                    return actions.buy(sq)
+                return actions.decline(sq)
             return super().choose(game, seat, legal)
         if ph == Phase.AUCTION and (st.value_buys or st.only_group_buys):
             a = game.auction
@@ -145,14 +143,14 @@ class PanelPlayer(MediumPlayer):
             if st.only_group_buys and not self._group_piece(game, a.square, seat):
                 worth = min(worth, PRICE[a.square] // 2)
             limit = min(worth, game.cash[seat] - self.reserve(game, seat) // 3)
-            bid = a.high + B.BID_STEP
-            return A.bid(a.square, bid) if bid <= limit else A.DROP_OUT
+            bid = a.high + board.BID_STEP
+            return actions.bid(a.square, bid) if bid <= limit else actions.DROP_OUT
         if ph == Phase.TRADE_ANSWER and st.value_trades:
             offerer, offer = game.offer
             theirs, mine = trade_gains(game, offerer, seat, offer.give, offer.take,
                                        offer.amount)
             good = mine > 0 and mine > self._rival_weight(game) * theirs
-            return A.ACCEPT_TRADE if good else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if good else actions.REJECT_TRADE
         return super().choose(game, seat, legal)
 
     # ------------------------------------------------------------------ offers
@@ -183,7 +181,7 @@ class PanelPlayer(MediumPlayer):
         amount = money_step_below(want + 1)
         if not amount:
             return None
-        offer = A.offer_trade(holder, [], [sq], amount)
+        offer = actions.offer_trade(holder, [], [sq], amount)
         return self._try(game, offer, (holder, sq), count)
 
     def _swap(self, game: Game, seat: int) -> Action | None:
@@ -212,7 +210,7 @@ class PanelPlayer(MediumPlayer):
                     amount = money_step(int(balance)) if balance > 0 else 0
                     if mine - amount <= 0:
                         continue
-                    offer = A.offer_trade(holder, [give], [take], amount)
+                    offer = actions.offer_trade(holder, [give], [take], amount)
                     made = self._try(game, offer, (holder, take), count)
                     if made is not None:
                         return made

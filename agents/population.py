@@ -47,9 +47,7 @@ import random
 import re
 from dataclasses import asdict, dataclass
 
-from byapar_env.engine import Action, ActionKind, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from .base import EnginePlayer
 from .outside.common import LANDING, pay_at_most
@@ -62,14 +60,14 @@ EVALUATION_SEEDS = range(1_000_000, 1_100_000)
 MAX_SEED = 2**31 - 1
 _NAME = re.compile(r"pop-(0|[1-9][0-9]{0,9})")
 
-PRICE = tuple(s.price for s in B.SQUARES)
-HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
-GROUP_OF = B.GROUP_OF
-GROUP_NAMES = tuple(B.GROUPS)
-GROUPS = tuple(B.GROUPS.values())
+PRICE = tuple(s.price for s in board.SQUARES)
+HOUSE_COST = tuple(s.house_cost for s in board.SQUARES)
+GROUP_OF = board.GROUP_OF
+GROUP_NAMES = tuple(board.GROUPS)
+GROUPS = tuple(board.GROUPS.values())
 GROUP_INDEX = {sq: i for i, g in enumerate(GROUPS) for sq in g}
-_MORTGAGE_SHARE = B.RULES_FIGURES.mortgage_value_percent / 100
-_WHOLE_RENT = B.RULES_FIGURES.whole_group_rent_multiplier
+_MORTGAGE_SHARE = board.RULES_FIGURES.mortgage_value_percent / 100
+_WHOLE_RENT = board.RULES_FIGURES.whole_group_rent_multiplier
 PARTNER_RULES = ("any", "not_leader", "poorer")
 BUILD_ORDERS = ("cheap", "dear", "return")
 RAISE_ORDERS = ("mortgage_first", "sell_first")
@@ -160,7 +158,7 @@ def draw_traits(seed: int) -> Traits:
 
     trades = r.random() < 0.85
     return Traits(
-        belief=tuple(round(lognormal(0.25), 4) for _ in range(B.NUM_SQUARES)),
+        belief=tuple(round(lognormal(0.25), 4) for _ in range(board.NUM_SQUARES)),
         horizon=round(r.uniform(6.0, 40.0), 2),
         assumed_houses=r.choice((0, 1, 2, 3, 3, 4)),
         group_taste=tuple(round(lognormal(0.35), 4) for _ in GROUPS),
@@ -216,7 +214,7 @@ class PopulationPlayer(EnginePlayer):
         for g in GROUPS:
             income = 0.0
             for s in g:
-                rents = B.SQUARES[s].rents
+                rents = board.SQUARES[s].rents
                 rent = rents[t.assumed_houses] if t.assumed_houses else rents[0] * _WHOLE_RENT
                 income += LANDING[s] * t.belief[s] * rent
             self._group_income.append(income)
@@ -244,14 +242,14 @@ class PopulationPlayer(EnginePlayer):
         t = self.traits
         total = 0.0
         transports = utilities = 0
-        for sq in B.PLACES:
+        for sq in board.PLACES:
             if owner[sq] != seat:
                 continue
             total += PRICE[sq] * t.price_weight * (_MORTGAGE_SHARE if game.mortgaged[sq] else 1)
-            kind = B.SQUARES[sq].kind
-            if kind == B.TRANSPORT:
+            kind = board.SQUARES[sq].kind
+            if kind == board.TRANSPORT:
                 transports += 1
-            elif kind == B.UTILITY:
+            elif kind == board.UTILITY:
                 utilities += 1
         if transports > 1:
             total += (transports - 1) * transports / 2 * 2_000 * t.transport_bonus
@@ -304,10 +302,10 @@ class PopulationPlayer(EnginePlayer):
 
     def reserve(self, game: Game, seat: int) -> int:
         danger = 0
-        for sq in B.CITIES:
+        for sq in board.CITIES:
             o = game.owner[sq]
             if o >= 0 and o != seat and not game.mortgaged[sq]:
-                rents = B.SQUARES[sq].rents
+                rents = board.SQUARES[sq].rents
                 b = game.buildings[sq]
                 danger = max(danger, rents[b] if b else rents[0] * _WHOLE_RENT)
         return int(self.traits.reserve_base + self.traits.reserve_danger * danger)
@@ -329,11 +327,11 @@ class PopulationPlayer(EnginePlayer):
         ph = game.phase
         if ph == Phase.BUY:
             sq = game.pending_square
-            return A.buy(sq) if self.wants_to_buy(game, seat, sq) else A.decline(sq)
+            return actions.buy(sq) if self.wants_to_buy(game, seat, sq) else actions.decline(sq)
         if ph == Phase.AUCTION:
             return self.bid(game, seat)
         if ph == Phase.TRADE_ANSWER:
-            return A.ACCEPT_TRADE if self.accepts(game, seat) else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if self.accepts(game, seat) else actions.REJECT_TRADE
         if ph == Phase.RAISE_CASH:
             return self.raise_cash(game, seat, legal)
         return self.pre_roll(game, seat, legal)
@@ -355,10 +353,10 @@ class PopulationPlayer(EnginePlayer):
 
     def bid(self, game: Game, seat: int) -> Action:
         a = game.auction
-        amount = a.high + B.BID_STEP
+        amount = a.high + board.BID_STEP
         if amount <= self.bid_ceiling(game, seat, a.square) and amount <= game.cash[seat]:
-            return A.bid(a.square, amount)
-        return A.DROP_OUT
+            return actions.bid(a.square, amount)
+        return actions.DROP_OUT
 
     def accepts(self, game: Game, seat: int) -> bool:
         offerer, offer = game.offer
@@ -380,14 +378,14 @@ class PopulationPlayer(EnginePlayer):
     def pre_roll(self, game: Game, seat: int, legal: list[Action]) -> Action:
         t = self.traits
         if game.in_jail[seat]:
-            rival_houses = sum(game.buildings[s] for s in B.CITIES
+            rival_houses = sum(game.buildings[s] for s in board.CITIES
                                if game.owner[s] >= 0 and game.owner[s] != seat)
             stay = t.jail_stay_houses is not None and rival_houses >= t.jail_stay_houses
             if not stay:
-                if A.USE_BAIL_CARD in legal:
-                    return A.USE_BAIL_CARD
-                if A.PAY_FINE in legal:
-                    return A.PAY_FINE
+                if actions.USE_BAIL_CARD in legal:
+                    return actions.USE_BAIL_CARD
+                if actions.PAY_FINE in legal:
+                    return actions.PAY_FINE
         offer = self.offer(game, seat)
         if offer is not None:
             self._count(game, seat, offers=1)
@@ -398,7 +396,7 @@ class PopulationPlayer(EnginePlayer):
                 self._count(game, seat, builds=1)
             return build
         payoff = self.payoff(game, seat, legal)
-        return payoff if payoff is not None else A.ROLL
+        return payoff if payoff is not None else actions.ROLL
 
     def build(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
         """The next house, or a mortgage that pays for it."""
@@ -417,14 +415,14 @@ class PopulationPlayer(EnginePlayer):
             wanted.sort(key=lambda s: (-HOUSE_COST[s], s))
         else:  # the best rent gained per rupee, as believed
             def gain(s: int) -> float:
-                rents, b = B.SQUARES[s].rents, game.buildings[s]
+                rents, b = board.SQUARES[s].rents, game.buildings[s]
                 now = rents[b] if b else rents[0] * _WHOLE_RENT
                 return -LANDING[s] * t.belief[s] * (rents[b + 1] - now) / HOUSE_COST[s]
             wanted.sort(key=lambda s: (gain(s), s))
         cash = game.cash[seat]
         for s in wanted:
             if cash - HOUSE_COST[s] >= floor:
-                return A.build(s)
+                return actions.build(s)
         if t.mortgage_to_build:
             cost = HOUSE_COST[wanted[0]]
             spare = [a.square for a in legal if a.kind == K.MORTGAGE
@@ -432,7 +430,7 @@ class PopulationPlayer(EnginePlayer):
             if spare:
                 sq = min(spare, key=lambda s: (PRICE[s], s))
                 if cash + PRICE[sq] * _MORTGAGE_SHARE - cost >= floor:
-                    return A.mortgage(sq)
+                    return actions.mortgage(sq)
         return None
 
     def payoff(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
@@ -448,7 +446,7 @@ class PopulationPlayer(EnginePlayer):
         for s in payoffs:
             cost = PRICE[s] * _MORTGAGE_SHARE * 1.1
             if game.cash[seat] - cost >= floor:
-                return A.unmortgage(s)
+                return actions.unmortgage(s)
         return None
 
     def raise_cash(self, game: Game, seat: int, legal: list[Action]) -> Action:
@@ -516,8 +514,8 @@ class PopulationPlayer(EnginePlayer):
                     gain, action = swap
                     out.append((gain, action, ("swap", rival, action.give, action.take)))
             gain = self.deal_value(game, seat, missing, (), rival)
-            out.append((gain - sum(PRICE[s] for s in missing), A.offer_trade(rival, (), missing,
-                                                                                0),
+            out.append((gain - sum(PRICE[s] for s in missing),
+                        actions.offer_trade(rival, (), missing, 0),
                         ("buy", rival, tuple(missing))))
         out.sort(key=lambda x: -x[0])
         return [(a, k) for _, a, k in out]
@@ -539,7 +537,7 @@ class PopulationPlayer(EnginePlayer):
             amount = -pay_at_most(min(-pay, game.cash[rival]))
         if mine - amount < t.offer_margin * scale:
             return None
-        return mine - amount, A.offer_trade(rival, give, take, amount)
+        return mine - amount, actions.offer_trade(rival, give, take, amount)
 
     def _priced(self, game: Game, seat: int, action: Action, tries: int) -> Action | None:
         """A purchase priced for its ``tries``-th offer; a swap as it is."""
@@ -554,7 +552,7 @@ class PopulationPlayer(EnginePlayer):
         amount = pay_at_most(min(want, most))
         if amount <= 0:
             return None
-        return A.offer_trade(action.target, (), action.take, amount)
+        return actions.offer_trade(action.target, (), action.take, amount)
 
 
 def make_population(name: str) -> PopulationPlayer:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from byapar_env.action_table import TRADE_AMOUNTS
-from byapar_env.engine import Game
-from byapar_env.engine import board as B
+from byapar_env.engine import Game, board
 
-PRICE = {sq: B.SQUARES[sq].price for sq in B.PLACES}
-HOUSE_COST = {sq: B.SQUARES[sq].house_cost for sq in B.CITIES}
-GROUP_OF = B.GROUP_OF
+PRICE = {sq: board.SQUARES[sq].price for sq in board.PLACES}
+HOUSE_COST = {sq: board.SQUARES[sq].house_cost for sq in board.CITIES}
+GROUP_OF = board.GROUP_OF
 
 
 def list_value(game: Game, squares) -> int:

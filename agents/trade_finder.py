@@ -32,8 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from byapar_env.action_table import TRADE_MONEY_IDS
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, board
 
 from .deals import SET_OF, appraise, offers_with_money, refusal
 from .network import NumpyPolicy
@@ -67,8 +66,8 @@ def _relevant(game: Game, seat: int, target: int, give: int | None, take: int | 
 
 def listed_offers(game: Game, seat: int, target: int) -> list[Action]:
     """The offers the finder considers from ``seat`` (to play, before rolling) to ``target``."""
-    theirs = [sq for sq in B.PLACES if game.owner[sq] == target]
-    mine = [sq for sq in B.PLACES if game.owner[sq] == seat]
+    theirs = [sq for sq in board.PLACES if game.owner[sq] == target]
+    mine = [sq for sq in board.PLACES if game.owner[sq] == seat]
     out = []
     for take in (None, *theirs):
         for give in (None, *mine):

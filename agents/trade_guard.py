@@ -33,8 +33,7 @@ import numpy as np
 
 from byapar_env.action_table import ACTIONS, fixed_action_id
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_step_count
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Action, Game, Phase, actions
 from byapar_env.observation import (
     OBSERVATION_SIZE,
     encode,
@@ -61,8 +60,8 @@ RIVAL_EDGE = -0.01
 # table (measured: without the cap a seat making the best accepted offers won 35.5% against
 # three hard players, with it 27.0%; docs/trade_safety.md).
 MAX_RIVAL_GAIN = 0.02
-ACCEPT_ID = fixed_action_id(A.ACCEPT_TRADE)
-REJECT_ID = fixed_action_id(A.REJECT_TRADE)
+ACCEPT_ID = fixed_action_id(actions.ACCEPT_TRADE)
+REJECT_ID = fixed_action_id(actions.REJECT_TRADE)
 _LAYOUT = observation_layout()
 _OFFERS_SLOT = _LAYOUT["turn.offers_made"].start
 _PRE_ROLL_SLOT = _LAYOUT["turn.pre_roll_actions"].start

@@ -65,8 +65,7 @@ from pathlib import Path
 import numpy as np
 from byapar_checkpoints import shipped
 
-from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, ActionKind, Game, Phase
-from byapar_env.businessman import board as B
+from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, ActionKind, Game, Phase, board
 from byapar_env.businessman.action_table import NUM_ACTIONS
 from byapar_env.businessman.actions import CANCEL_TRADE
 from byapar_env.businessman.observation import encode
@@ -187,7 +186,7 @@ def score(game: Game, seat: int) -> float:
     return worth[seat] / total if total > 0 else 0.0
 
 
-_LOT_PRICE = tuple(c.price for c in B.CELLS)
+_LOT_PRICE = tuple(c.price for c in board.CELLS)
 
 
 def rent_score(game: Game, seat: int) -> float:
@@ -204,7 +203,7 @@ def rent_score(game: Game, seat: int) -> float:
             worth.append(0.0)
             continue
         v = float(game.net_worth(s))
-        for c in B.OWNABLES:
+        for c in board.OWNABLES:
             if owner[c] == s and not game.mortgaged[c]:
                 v += lot_worth(game, s, c, owner, turns) - _LOT_PRICE[c]
         worth.append(v)

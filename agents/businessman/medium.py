@@ -32,25 +32,23 @@ It reads only its own hand and public figures.
 
 from __future__ import annotations
 
-from byapar_env.businessman import BANK, Action, ActionKind, Game, Phase
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import BANK, Action, ActionKind, Game, Phase, actions, board
 from byapar_env.businessman.game import purchase_price, redeem_cost
 from byapar_env.driver import TRADE_STEP_CAP
 
 from .base import BusinessmanPlayer
 
 K = ActionKind
-_F = B.FIGURES
-_CELLS = B.CELLS
+_F = board.FIGURES
+_CELLS = board.CELLS
 _PRICE = tuple(c.price for c in _CELLS)
 _RENTS = tuple(c.rents for c in _CELLS)
-_GROUP = B.GROUP_OF
+_GROUP = board.GROUP_OF
 _BRANCH = tuple(c.branch_cost for c in _CELLS)
 _ENTERPRISE = tuple(c.enterprise_cost for c in _CELLS)
 _PLEDGE = tuple(c.pledge for c in _CELLS)
-_EX = B.EXCHANGE_KINDS
-_COLOURS = range(B.NUM_COLOURS)
+_EX = board.EXCHANGE_KINDS
+_COLOURS = range(board.NUM_COLOURS)
 
 # Chance that one opponent turn ends on a given cell: about one in forty on the big ring (a
 # token covers the ring in about six turns, ending on six of its forty cells), much less abroad.
@@ -67,7 +65,7 @@ TRADE_TRIES = 3  # proposals for one lot in a game
 
 
 def _land(c: int) -> float:
-    return LAND_ABROAD if B.IS_ABROAD[c] else LAND_BIG
+    return LAND_ABROAD if board.IS_ABROAD[c] else LAND_BIG
 
 
 def rounds_left(game: Game) -> int:
@@ -84,7 +82,7 @@ def lot_worth(game: Game, seat: int, c: int, owner: list[int], turns: float) -> 
     """What lot ``c`` is worth to ``seat`` when ``owner`` says who holds what: price plus the
     rent it should bring over ``turns`` opponent turns, with the whole group's double rent and
     part of its building rents."""
-    if not B.IS_LOT[c]:
+    if not board.IS_LOT[c]:
         fee = _F.supermarket_fee * _F.supermarket_owner_percent / 100
         return _PRICE[c] + fee * LAND_BIG * turns
     r = _RENTS[c]
@@ -99,7 +97,7 @@ def lot_worth(game: Game, seat: int, c: int, owner: list[int], turns: float) -> 
 
 
 def holdings_worth(game: Game, seat: int, owner: list[int], turns: float) -> float:
-    return sum(lot_worth(game, seat, c, owner, turns) for c in B.OWNABLES if owner[c] == seat)
+    return sum(lot_worth(game, seat, c, owner, turns) for c in board.OWNABLES if owner[c] == seat)
 
 
 class MediumPlayer(BusinessmanPlayer):
@@ -119,9 +117,9 @@ class MediumPlayer(BusinessmanPlayer):
     def reserve(self, game: Game, seat: int) -> int:
         """Cash to keep: a base plus part of the dearest rent another seat charges."""
         worst = 0
-        for c in B.OWNABLES:
+        for c in board.OWNABLES:
             o = game.owner[c]
-            if o != BANK and o != seat and not B.IS_ABROAD[c]:
+            if o != BANK and o != seat and not board.IS_ABROAD[c]:
                 worst = max(worst, game.rent(c))
         late = rounds_left(game) <= 2
         return int(BASE_RESERVE + min(worst, 150_000) * RESERVE_RENT_FRACTION) // (2 if late else 1)
@@ -171,7 +169,7 @@ class MediumPlayer(BusinessmanPlayer):
                         continue
                     h = self.card_harm(game, seat, kind, c, d)
                     if h > best:
-                        best, play = h, A.play_card(slot, c, d)
+                        best, play = h, actions.play_card(slot, c, d)
         return best, play
 
     def card_threshold(self, game: Game) -> float:
@@ -187,7 +185,7 @@ class MediumPlayer(BusinessmanPlayer):
                 if step in legal:
                     return step
                 self._plan = []
-            return A.SUBMIT_TRADE if A.SUBMIT_TRADE in legal else A.CANCEL_TRADE
+            return actions.SUBMIT_TRADE if actions.SUBMIT_TRADE in legal else actions.CANCEL_TRADE
         self._plan = []
         if ph == Phase.PRE_ROLL:
             return self._pre_roll(game, seat, legal)
@@ -203,16 +201,16 @@ class MediumPlayer(BusinessmanPlayer):
             harm, play = self.best_card(game, seat)
             if play is not None and harm >= self.card_threshold(game) and play in legal:
                 return play
-            return A.SKIP_CARD
+            return actions.SKIP_CARD
         if ph == Phase.EXCHANGE_TRADE:
             if game.cash[seat] < self.reserve(game, seat):
                 sells = [a for a in legal if a.kind == K.SELL_SHARE]
                 if sells:
                     return max(sells, key=lambda a: game.prices[a.colour])
-            return A.END_SESSION
+            return actions.END_SESSION
         if ph == Phase.TRADE_RESPONSE:
-            ok = A.ACCEPT_TRADE in legal and self.trade_gain(game, seat) > 0
-            return A.ACCEPT_TRADE if ok else A.REJECT_TRADE
+            ok = actions.ACCEPT_TRADE in legal and self.trade_gain(game, seat) > 0
+            return actions.ACCEPT_TRADE if ok else actions.REJECT_TRADE
         if ph == Phase.RAISE_FUNDS:
             return self._raise(game, seat, legal)
         return legal[0]
@@ -253,7 +251,7 @@ class MediumPlayer(BusinessmanPlayer):
             self._queue = []
         if self._queue:  # the rest of a group's proposals, made this turn
             o, lots, offer = self._queue.pop(0)
-            if (A.start_trade(o) in legal and all(game.owner[c] == o for c in lots)
+            if (actions.start_trade(o) in legal and all(game.owner[c] == o for c in lots)
                     and cash - offer >= reserve // 2):
                 plan = self._steps(o, lots, offer)
                 self._plan = plan[1:]
@@ -265,16 +263,16 @@ class MediumPlayer(BusinessmanPlayer):
                 self._proposals += 1
                 self._plan = plan[1:]
                 return plan[0]
-        if A.USE_PASS in legal:
+        if actions.USE_PASS in legal:
             harm, play = self.best_card(game, seat)
             if play is not None and harm >= 2 * self.card_threshold(game):
-                return A.USE_PASS
-        return A.ROLL
+                return actions.USE_PASS
+        return actions.ROLL
 
     def _buy(self, game: Game, seat: int, legal: list[Action]) -> Action:
         c = game.pending_cell
-        if A.buy(c) not in legal:
-            return A.decline(c)
+        if actions.buy(c) not in legal:
+            return actions.decline(c)
         left = game.cash[seat] - purchase_price(c)
         group = _GROUP[c]
         keen = False
@@ -288,33 +286,33 @@ class MediumPlayer(BusinessmanPlayer):
         need = BUY_RESERVE_GROUP if keen else self.reserve(game, seat)
         if rounds_left(game) <= 1 and not keen:
             need = self.reserve(game, seat)  # little rent left to earn: only with ample cash
-        return A.buy(c) if left >= need else A.decline(c)
+        return actions.buy(c) if left >= need else actions.decline(c)
 
     def _fork(self, game: Game, seat: int, legal: list[Action]) -> Action:
         f = game.fork
-        yes = A.yes(f)
+        yes = actions.yes(f)
         if yes not in legal:
-            return A.no(f)
-        if f == B.FORK_CUSTOMS and CUSTOMS:
-            unowned = sum(1 for c in B.OWNABLES if B.IS_ABROAD[c] and game.owner[c] == BANK)
+            return actions.no(f)
+        if f == board.FORK_CUSTOMS and CUSTOMS:
+            unowned = sum(1 for c in board.OWNABLES if board.IS_ABROAD[c] and game.owner[c] == BANK)
             if unowned >= 3 and game.cash[seat] >= 150_000 and rounds_left(game) > 3:
                 return yes
-        elif f == B.FORK_BROKER:
+        elif f == board.FORK_BROKER:
             harm, play = self.best_card(game, seat)
             if play is not None and harm >= self.card_threshold(game) + _F.broker_fee:
                 return yes
-        return A.no(f)
+        return actions.no(f)
 
     def _hotel(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        buy = A.hotel(B.HOTEL_ABROAD_PURCHASE)
+        buy = actions.hotel(board.HOTEL_ABROAD_PURCHASE)
         if buy in legal:
-            unowned = sum(1 for c in B.OWNABLES if B.IS_ABROAD[c] and game.owner[c] == BANK)
+            unowned = sum(1 for c in board.OWNABLES if board.IS_ABROAD[c] and game.owner[c] == BANK)
             if unowned >= 4 and game.cash[seat] >= self.reserve(game, seat) + 120_000:
                 return buy
         harm, play = self.best_card(game, seat)
         if play is not None and harm >= self.card_threshold(game):
-            return A.hotel(B.HOTEL_EXCHANGE_1)
-        return A.hotel(B.HOTEL_NOTHING)
+            return actions.hotel(board.HOTEL_EXCHANGE_1)
+        return actions.hotel(board.HOTEL_NOTHING)
 
     def _raise(self, game: Game, seat: int, legal: list[Action]) -> Action:
         pledges = [a for a in legal if a.kind == K.MORTGAGE]
@@ -365,7 +363,7 @@ class MediumPlayer(BusinessmanPlayer):
         turns = opponent_turns(game)
         cash = game.cash[seat]
         best = None
-        for group in B.GROUPS:
+        for group in board.GROUPS:
             missing = [c for c in group if owner[c] != seat]
             if not missing or (len(missing) == len(group) and not BUY_WHOLE_GROUPS):
                 continue
@@ -375,7 +373,7 @@ class MediumPlayer(BusinessmanPlayer):
             if any(game.mortgaged[g] for g in group if g not in missing):
                 continue
             sellers = sorted({owner[c] for c in missing})
-            if any(A.start_trade(o) not in legal for o in sellers):
+            if any(actions.start_trade(o) not in legal for o in sellers):
                 continue
             if len(sellers) > _F.max_trades_per_turn - game.trades_made:
                 continue
@@ -415,7 +413,8 @@ class MediumPlayer(BusinessmanPlayer):
             cash = _cash_steps(-(-offer // unit) * unit)
             if len(cash) <= budget:
                 break
-        return [A.start_trade(o)] + [A.take_lot(c) for c in lots] + cash + [A.SUBMIT_TRADE]
+        return ([actions.start_trade(o)] + [actions.take_lot(c) for c in lots] + cash
+                + [actions.SUBMIT_TRADE])
 
 
 def _cash_steps(amount: int) -> list[Action]:
@@ -423,5 +422,5 @@ def _cash_steps(amount: int) -> list[Action]:
     steps: list[Action] = []
     for x in sorted(_F.trade_cash_steps, reverse=True):
         k, amount = divmod(amount, x)
-        steps += [A.give_cash(x)] * k
+        steps += [actions.give_cash(x)] * k
     return steps

@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import random
 
-from byapar_env.businessman import Action, ActionKind, Game, Phase
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Action, ActionKind, Game, Phase, actions, board
 from byapar_env.businessman.game import purchase_price
 
 from .base import BusinessmanPlayer
 
 K = ActionKind
 EASY_RESERVE = 50_000
-_PRICE = tuple(c.price for c in B.CELLS)
-_BUILD_COST = {K.BUILD_BRANCH: tuple(c.branch_cost for c in B.CELLS),
-               K.BUILD_ENTERPRISE: tuple(c.enterprise_cost for c in B.CELLS)}
+_PRICE = tuple(c.price for c in board.CELLS)
+_BUILD_COST = {K.BUILD_BRANCH: tuple(c.branch_cost for c in board.CELLS),
+               K.BUILD_ENTERPRISE: tuple(c.enterprise_cost for c in board.CELLS)}
 
 
 class RandomPlayer(BusinessmanPlayer):
@@ -44,7 +42,8 @@ def list_value(game: Game, seat: int, lots: list[int], shares: list[int], cash: 
     """Lots at their printed price, shares at the current prices, cash at face: what ``seat``
     receives (positive) in a trade, seen by a casual player."""
     return (sum(_PRICE[c] for c in lots)
-            + sum(n * p for n, p in zip(shares, game.prices, strict=True)) * B.FIGURES.point + cash)
+            + sum(n * p for n, p in zip(shares, game.prices, strict=True)) * board.FIGURES.point
+            + cash)
 
 
 class EasyPlayer(BusinessmanPlayer):
@@ -57,20 +56,20 @@ class EasyPlayer(BusinessmanPlayer):
             for a in legal:
                 if a.kind in _BUILD_COST and cash - _BUILD_COST[a.kind][a.arg] >= EASY_RESERVE:
                     return a
-            return A.ROLL
+            return actions.ROLL
         if ph == Phase.BUY_OFFER:
             c = game.pending_cell
-            if A.buy(c) in legal and cash - purchase_price(c) >= EASY_RESERVE:
-                return A.buy(c)
-            return A.decline(c)
+            if actions.buy(c) in legal and cash - purchase_price(c) >= EASY_RESERVE:
+                return actions.buy(c)
+            return actions.decline(c)
         if ph == Phase.FORK:
-            return A.no(game.fork)
+            return actions.no(game.fork)
         if ph == Phase.HOTEL_MENU:
-            return A.hotel(B.HOTEL_NOTHING)
+            return actions.hotel(board.HOTEL_NOTHING)
         if ph == Phase.EXCHANGE_CARD:
-            return A.SKIP_CARD
+            return actions.SKIP_CARD
         if ph == Phase.EXCHANGE_TRADE:
-            return A.END_SESSION
+            return actions.END_SESSION
         if ph == Phase.TRADE_RESPONSE:
             t = game.trade
             # The proposer gives t.give, t.shares and t.cash (signed) and takes t.take.
@@ -78,10 +77,10 @@ class EasyPlayer(BusinessmanPlayer):
                                   max(t.cash, 0))
             value_out = list_value(game, seat, t.take, [max(-x, 0) for x in t.shares],
                                    max(-t.cash, 0))
-            return A.ACCEPT_TRADE if value_in > value_out and A.ACCEPT_TRADE in legal \
-                else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if value_in > value_out and actions.ACCEPT_TRADE in legal \
+                else actions.REJECT_TRADE
         if ph == Phase.TRADE_COMPOSE:
-            return A.CANCEL_TRADE
+            return actions.CANCEL_TRADE
         if ph == Phase.RAISE_FUNDS:
             pledges = [a for a in legal if a.kind == K.MORTGAGE]
             if pledges:

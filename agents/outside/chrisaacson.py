@@ -26,9 +26,7 @@ a mortgage; neither do these.
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, actions, board
 
 from ..base import EnginePlayer
 from .common import (
@@ -45,7 +43,7 @@ from .common import (
     pay_at_most,
 )
 
-EARLY_OWNED = len(B.PLACES) // 2  # the source: 14 of the classic board's 28 places
+EARLY_OWNED = len(board.PLACES) // 2  # the source: 14 of the classic board's 28 places
 LATE_BUILDINGS = 10
 RESERVE = {"early": 200 * SCALE, "mid": 150 * SCALE, "late": 100 * SCALE}
 DICE_AVERAGE = 7
@@ -55,8 +53,8 @@ TRADE_COOLDOWN = 5  # turns
 
 
 def phase(game: Game) -> str:
-    owned = sum(1 for s in B.PLACES if game.owner[s] >= 0)
-    built = sum(game.buildings[s] for s in B.CITIES)
+    owned = sum(1 for s in board.PLACES if game.owner[s] >= 0)
+    built = sum(game.buildings[s] for s in board.CITIES)
     if owned < EARLY_OWNED:
         return "early"
     return "mid" if built < LATE_BUILDINGS else "late"
@@ -109,16 +107,16 @@ class StrategicPlayer(EnginePlayer):
 
     def differential_value(self, game: Game, seat: int, sq: int) -> float:
         prob, opp = LANDING[sq], self.opponents(game, seat)
-        kind = B.SQUARES[sq].kind
-        if kind == B.CITY:
-            rents = B.SQUARES[sq].rents
+        kind = board.SQUARES[sq].kind
+        if kind == board.CITY:
+            rents = board.SQUARES[sq].rents
             rent = rents[3] if self.would_complete(game, seat, sq) else rents[0]
             return prob * rent * opp
-        if kind == B.TRANSPORT:
-            held = sum(1 for t in B.TRANSPORTS if game.owner[t] == seat) + 1
-            return prob * B.TRANSPORT_RENT[min(held, 4)] * opp
-        held = sum(1 for u in B.UTILITIES if game.owner[u] == seat) + 1
-        return prob * B.UTILITY_MULTIPLIER[min(held, 2)] * DICE_AVERAGE * opp
+        if kind == board.TRANSPORT:
+            held = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat) + 1
+            return prob * board.TRANSPORT_RENT[min(held, 4)] * opp
+        held = sum(1 for u in board.UTILITIES if game.owner[u] == seat) + 1
+        return prob * board.UTILITY_MULTIPLIER[min(held, 2)] * DICE_AVERAGE * opp
 
     def decide_buy(self, game: Game, seat: int, sq: int) -> bool:
         cash, price = game.cash[seat], PRICE[sq]
@@ -142,13 +140,13 @@ class StrategicPlayer(EnginePlayer):
     def leave_jail(self, game: Game, seat: int) -> bool:
         if phase(game) == "early":
             return True
-        houses = sum(game.buildings[s] for s in B.CITIES
+        houses = sum(game.buildings[s] for s in board.CITIES
                      if game.owner[s] >= 0 and game.owner[s] != seat)
         return houses < 6
 
     def marginal_roi(self, game: Game, seat: int, sq: int) -> float:
         houses = game.buildings[sq]
-        rents = B.SQUARES[sq].rents
+        rents = board.SQUARES[sq].rents
         current = rents[0] * 2 if houses == 0 else rents[houses]
         gain = LANDING[sq] * (rents[houses + 1] - current) * self.opponents(game, seat)
         return gain / HOUSE_COST[sq]
@@ -178,24 +176,24 @@ class StrategicPlayer(EnginePlayer):
         ph = game.phase
         if ph == Phase.BUY:
             sq = game.pending_square
-            return A.buy(sq) if self.decide_buy(game, seat, sq) else A.decline(sq)
+            return actions.buy(sq) if self.decide_buy(game, seat, sq) else actions.decline(sq)
         if ph == Phase.AUCTION:
             sq = game.auction.square
             return bid_or_drop(game, sq, self.bid_ceiling(game, seat, sq))
         if ph == Phase.TRADE_ANSWER:
-            return A.ACCEPT_TRADE if self.accept(game, seat) else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if self.accept(game, seat) else actions.REJECT_TRADE
         if ph == Phase.RAISE_CASH:
             return self.raise_cash(game, legal)
         if game.in_jail[seat] and self.leave_jail(game, seat):
-            if A.USE_BAIL_CARD in legal:
-                return A.USE_BAIL_CARD
-            if A.PAY_FINE in legal:
-                return A.PAY_FINE
+            if actions.USE_BAIL_CARD in legal:
+                return actions.USE_BAIL_CARD
+            if actions.PAY_FINE in legal:
+                return actions.PAY_FINE
         offer = self.offer(game, seat)
         if offer is not None:
             return offer
         build = self.best_build(game, seat, legal)
-        return build if build is not None else A.ROLL
+        return build if build is not None else actions.ROLL
 
     @staticmethod
     def raise_cash(game: Game, legal: list[Action]) -> Action:
@@ -229,19 +227,19 @@ class TradingPlayer(StrategicPlayer):
     def monopoly_gain(self, game: Game, seat: int, group_sq: int) -> float:
         group = GROUP_OF[group_sq]
         opp = self.opponents(game, seat)
-        total = sum(LANDING[s] * B.SQUARES[s].rents[3] * opp for s in group)
-        current = sum(LANDING[s] * B.SQUARES[s].rents[0] * opp for s in group
+        total = sum(LANDING[s] * board.SQUARES[s].rents[3] * opp for s in group)
+        current = sum(LANDING[s] * board.SQUARES[s].rents[0] * opp for s in group
                       if game.owner[s] == seat)
         return total - current
 
     def property_value(self, game: Game, seat: int, sq: int) -> float:
         value = float(PRICE[sq])
-        kind = B.SQUARES[sq].kind
-        if kind == B.TRANSPORT:
-            held = sum(1 for t in B.TRANSPORTS if game.owner[t] == seat)
+        kind = board.SQUARES[sq].kind
+        if kind == board.TRANSPORT:
+            held = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat)
             return value * (2.0 if held >= 3 else 1.5 if held >= 2 else 1.25 if held else 1.0)
-        if kind == B.UTILITY:
-            held = sum(1 for u in B.UTILITIES if game.owner[u] == seat)
+        if kind == board.UTILITY:
+            held = sum(1 for u in board.UTILITIES if game.owner[u] == seat)
             return value * (2.5 if held else 1.0)
         group = GROUP_OF[sq]
         owned = len(_held(game, seat, group))
@@ -346,12 +344,12 @@ class TradingPlayer(StrategicPlayer):
                 if cash > 0 and game.cash[seat] < cash:
                     continue
                 amount = pay_at_most(cash) if cash > 0 else -pay_at_most(-cash)
-                return A.offer_trade(rival, can_offer, needed, amount)
+                return actions.offer_trade(rival, can_offer, needed, amount)
         cash = self.cash_offer(game, seat, needed, my_gain)
         if cash > 0 and game.cash[seat] >= cash:
             amount = pay_at_most(cash)
             if amount:
-                return A.offer_trade(rival, [], needed, amount)
+                return actions.offer_trade(rival, [], needed, amount)
         return None
 
     def offer(self, game: Game, seat: int) -> Action | None:

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import random
 
-from byapar_env.engine import Action, ActionKind, Game
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, Game, board
 
 from ..tactics import money_step, money_step_below
 
 K = ActionKind
 SCALE = 10  # Byapar rupees per classic-board dollar (prices, rents, salary, starting cash)
-PRICE = tuple(s.price for s in B.SQUARES)
-HOUSE_COST = tuple(s.house_cost for s in B.SQUARES)
-GROUP_OF = B.GROUP_OF
-GROUPS = tuple(B.GROUPS.values())
+PRICE = tuple(s.price for s in board.SQUARES)
+HOUSE_COST = tuple(s.house_cost for s in board.SQUARES)
+GROUP_OF = board.GROUP_OF
+GROUPS = tuple(board.GROUPS.values())
 # The classic board's colour sets in board order, matched to Byapar's groups in board order.
 CLASSIC_SET = dict(zip(("brown", "light_blue", "purple", "orange", "red", "yellow", "green",
-                        "dark_blue"), B.GROUP_NAMES, strict=True))
-CAPITAL_PAIR = B.GROUPS["Capital"]  # the classic board's Park Lane and Mayfair
+                        "dark_blue"), board.GROUP_NAMES, strict=True))
+CAPITAL_PAIR = board.GROUPS["Capital"]  # the classic board's Park Lane and Mayfair
 
 
 def rng(game: Game, seat: int, salt: str) -> random.Random:
@@ -49,12 +48,12 @@ def bid_or_drop(game: Game, square: int, ceiling: float) -> Action:
     """An open auction played as the sealed bid ``ceiling``: the least raise while it stays at
     or under the ceiling and the cash, else drop out (an ascending auction with minimum raises
     ends where a second-price sealed auction would)."""
-    from byapar_env.engine import actions as A
+    from byapar_env.engine import actions
 
-    bid = game.auction.high + B.BID_STEP
+    bid = game.auction.high + board.BID_STEP
     if bid <= ceiling and bid <= game.cash[game.current_player]:
-        return A.bid(square, bid)
-    return A.DROP_OUT
+        return actions.bid(square, bid)
+    return actions.DROP_OUT
 
 
 def others(game: Game, seat: int) -> list[int]:
@@ -79,26 +78,26 @@ def _landing_chances() -> tuple[float, ...]:
     three, jail), each drawn with the chance its deck holds it. A player in jail rolls out
     on the next turn (the chain does not model staying). Written for this board; it is the
     model the EPT players' sources build for theirs (a Markov chain of the token)."""
-    n = B.NUM_SQUARES
+    n = board.NUM_SQUARES
     rolls = [0.0] * 13
     for a in range(1, 7):
         for b in range(1, 7):
             rolls[a + b] += 1 / 36
-    go_to_jail = next(s.index for s in B.SQUARES if s.kind == B.GO_TO_JAIL)
+    go_to_jail = next(s.index for s in board.SQUARES if s.kind == board.GO_TO_JAIL)
 
     def after_card(sq: int) -> list[tuple[int, float]]:
-        deck = B.CARDS[B.SQUARES[sq].deck]
+        deck = board.CARDS[board.SQUARES[sq].deck]
         out: list[tuple[int, float]] = []
         for card in deck:
             p = 1 / len(deck)
             if card.effect == "advance":
                 out.append((card.target, p))
             elif card.effect == "advance_transport":
-                out.append((min(B.TRANSPORTS, key=lambda t: (t - sq) % n or n), p))
+                out.append((min(board.TRANSPORTS, key=lambda t: (t - sq) % n or n), p))
             elif card.effect == "back":
                 out.append(((sq - card.amount) % n, p))
             elif card.effect == "jail":
-                out.append((B.JAIL_SQUARE, p))
+                out.append((board.JAIL_SQUARE, p))
             else:
                 out.append((sq, p))
         return out
@@ -109,10 +108,10 @@ def _landing_chances() -> tuple[float, ...]:
         for total in range(2, 13):
             end = (start + total) % n
             ends = [(end, 1.0)]
-            if B.SQUARES[end].kind == B.CARD:
+            if board.SQUARES[end].kind == board.CARD:
                 ends = after_card(end)
             for e, p in ends:
-                e = B.JAIL_SQUARE if e == go_to_jail else e
+                e = board.JAIL_SQUARE if e == go_to_jail else e
                 row[e] = row.get(e, 0.0) + rolls[total] * p
         moves.append(list(row.items()))
     dist = [1 / n] * n

@@ -13,9 +13,7 @@ those are refused; bail cards are not traded in Byapar (the source counts $10 ea
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, actions, board
 
 from ..base import EnginePlayer
 from .common import GROUP_OF, HOUSE_COST, PRICE, SCALE, K, forced_sale, legal_of, rng
@@ -62,13 +60,13 @@ class IntrepidTestPlayer(EnginePlayer):
     def utility_swap(self, game: Game, seat: int) -> Action | None:
         if seat in self.swap_offered or not game.can_offer_trade():
             return None
-        rail = next((t for t in B.TRANSPORTS if game.owner[t] >= 0 and game.owner[t] != seat),
+        rail = next((t for t in board.TRANSPORTS if game.owner[t] >= 0 and game.owner[t] != seat),
                     None)
-        mine = [u for u in B.UTILITIES if game.owner[u] == seat]
+        mine = [u for u in board.UTILITIES if game.owner[u] == seat]
         if rail is None or len(mine) != 1:
             return None
         self.swap_offered.add(seat)
-        offer = A.offer_trade(game.owner[rail], mine, [rail], 0)
+        offer = actions.offer_trade(game.owner[rail], mine, [rail], 0)
         return offer if game.trade_error(offer) is None else None
 
     def build(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
@@ -78,7 +76,7 @@ class IntrepidTestPlayer(EnginePlayer):
             done = {}
             self.built[seat] = (turn, done)
         builds = {a.square for a in legal_of(legal, K.BUILD)}
-        for sq in B.CITIES:
+        for sq in board.CITIES:
             group = GROUP_OF[sq]
             if game.owner[sq] != seat or not all(game.owner[s] == seat for s in group):
                 continue
@@ -89,30 +87,32 @@ class IntrepidTestPlayer(EnginePlayer):
             least = min(reversed(group), key=lambda s: game.buildings[s])
             if least in builds and game.cash[seat] > HOUSE_COST[least] + 100 * SCALE:
                 done[group] = done.get(group, 0) + 1
-                return A.build(least)
+                return actions.build(least)
         return None
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         ph = game.phase
         if ph == Phase.BUY:
             sq = game.pending_square
-            return A.buy(sq) if game.cash[seat] > PRICE[sq] + 50 * SCALE else A.decline(sq)
+            return (actions.buy(sq) if game.cash[seat] > PRICE[sq] + 50 * SCALE
+                    else actions.decline(sq))
         if ph == Phase.AUCTION:
             a = game.auction
             raise_by = round(rng(game, seat, "bid").random() * 20 + 10) * SCALE
-            bid = -(-(a.high + raise_by) // B.BID_STEP) * B.BID_STEP
+            bid = -(-(a.high + raise_by) // board.BID_STEP) * board.BID_STEP
             if game.cash[seat] < bid + 50 * SCALE or bid > PRICE[a.square] * 1.5:
-                return A.DROP_OUT
-            return A.bid(a.square, bid)
+                return actions.DROP_OUT
+            return actions.bid(a.square, bid)
         if ph == Phase.TRADE_ANSWER:
-            return A.ACCEPT_TRADE if self.trade_value(game) > 25 * SCALE else A.REJECT_TRADE
+            return (actions.ACCEPT_TRADE if self.trade_value(game) > 25 * SCALE
+                    else actions.REJECT_TRADE)
         if ph == Phase.RAISE_CASH:
             mortgages = legal_of(legal, K.MORTGAGE)
             if mortgages:
                 return max(mortgages, key=lambda a: a.square)
             return forced_sale(legal)
-        if game.in_jail[seat] and game.jail_misses[seat] == 2 and A.USE_BAIL_CARD in legal:
-            return A.USE_BAIL_CARD
+        if game.in_jail[seat] and game.jail_misses[seat] == 2 and actions.USE_BAIL_CARD in legal:
+            return actions.USE_BAIL_CARD
         swap = self.utility_swap(game, seat)
         if swap is not None:
             return swap
@@ -122,4 +122,4 @@ class IntrepidTestPlayer(EnginePlayer):
         for a in sorted(legal_of(legal, K.UNMORTGAGE), key=lambda a: -a.square):
             if game.cash[seat] > PRICE[a.square]:
                 return a
-        return A.ROLL
+        return actions.ROLL

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import random
 
-from byapar_env.engine import Action, Game, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, actions, board
 
 from ..base import EnginePlayer
 from .common import (
@@ -177,7 +175,7 @@ DEAL_TABLE = (
 )
 
 # ``sets_we_like`` (lines 312-314): the order Huw builds in.
-HUW_BUILD_ORDER = tuple(B.GROUPS[CLASSIC_SET[c]] for c in (
+HUW_BUILD_ORDER = tuple(board.GROUPS[CLASSIC_SET[c]] for c in (
     "orange", "light_blue", "yellow", "red", "purple", "green", "dark_blue", "brown"))
 
 
@@ -226,7 +224,7 @@ class HuwPlayer(EnginePlayer):
     def easy_reserve(game: Game, seat: int) -> int:
         """``calculate_reserve``: the mortgage value of its unmortgaged places without
         houses."""
-        return sum(PRICE[s] // 2 for s in B.PLACES
+        return sum(PRICE[s] // 2 for s in board.PLACES
                    if game.owner[s] == seat and not game.mortgaged[s] and not game.buildings[s])
 
     def offer_amount(self, game: Game, seat: int, target: float, salt: str) -> int:
@@ -277,8 +275,8 @@ class HuwPlayer(EnginePlayer):
     def deals(self, game: Game, seat: int) -> list[Action]:
         """``work_out_deals`` (lines 435-451)."""
         out = []
-        mine = [s for s in B.PLACES if game.owner[s] == seat]
-        for asked in B.CITIES:
+        mine = [s for s in board.PLACES if game.owner[s] == seat]
+        for asked in board.CITIES:
             him = game.owner[asked]
             if him == seat or him < 0 or game.bankrupt[him]:
                 continue
@@ -298,9 +296,9 @@ class HuwPlayer(EnginePlayer):
                         continue
                 else:
                     amount = pay_at_most(self.offer_amount(game, seat, diff, f"o{asked}:{offered}"))
-                out.append(A.offer_trade(him, [offered], [asked], amount))
+                out.append(actions.offer_trade(him, [offered], [asked], amount))
             cash = pay_at_most(self.offer_amount(game, seat, PRICE[asked], f"c{asked}"))
-            out.append(A.offer_trade(him, [], [asked], cash))
+            out.append(actions.offer_trade(him, [], [asked], cash))
         return out
 
     def propose(self, game: Game, seat: int) -> Action | None:
@@ -332,7 +330,7 @@ class HuwPlayer(EnginePlayer):
                               - self.CASH_RESERVE)))
 
     def wants_out_of_jail(self, game: Game, seat: int) -> bool:
-        for group in B.GROUPS.values():
+        for group in board.GROUPS.values():
             state, _ = set_info(game, group[0])
             if state in (SetState.NONE_OWNED, SetState.ONE_OF_THREE_OWNED,
                          SetState.TWO_OF_THREE_OWNED_SAME, SetState.ONE_OF_TWO_OWNED):
@@ -343,17 +341,18 @@ class HuwPlayer(EnginePlayer):
         """Lines 539-566 as they run: the set of its first mortgaged place; its mortgaged
         places in order while the payoffs fit its cash less the reserve, but only when one
         does not fit (when all fit the source returns nothing)."""
-        first = next((s for s in B.PLACES if game.owner[s] == seat and game.mortgaged[s]), None)
+        first = next((s for s in board.PLACES if game.owner[s] == seat and game.mortgaged[s]), None)
         if first is None:
             return None
-        group = GROUP_OF[first] or (B.TRANSPORTS if first in B.TRANSPORTS else B.UTILITIES)
+        group = GROUP_OF[first] or (board.TRANSPORTS if first in board.TRANSPORTS
+                                    else board.UTILITIES)
         chosen, cost = [], 0
         for s in group:
             if game.owner[s] == seat and game.mortgaged[s]:
                 cost += int(PRICE[s] // 2 * 1.1)
                 if cost > game.cash[seat] - self.CASH_RESERVE:
                     if chosen:
-                        action = A.unmortgage(chosen[0])
+                        action = actions.unmortgage(chosen[0])
                         return action if action in legal else None
                     return None
                 chosen.append(s)
@@ -370,7 +369,7 @@ class HuwPlayer(EnginePlayer):
             # build_stuff: the last place of the set first, evenly.
             for s in reversed(group):
                 if s in builds and game.buildings[s] == min(game.buildings[g] for g in group):
-                    return A.build(s)
+                    return actions.build(s)
         return None
 
     def raise_cash(self, game: Game, seat: int, legal: list[Action]) -> Action:
@@ -384,27 +383,27 @@ class HuwPlayer(EnginePlayer):
         if ph == Phase.BUY:
             sq = game.pending_square
             ok = game.cash[seat] + self.easy_reserve(game, seat) > self.CASH_RESERVE + PRICE[sq]
-            return A.buy(sq) if ok else A.decline(sq)
+            return actions.buy(sq) if ok else actions.decline(sq)
         if ph == Phase.AUCTION:
             sq = game.auction.square
             return bid_or_drop(game, sq, self.auction_ceiling(game, seat, sq))
         if ph == Phase.TRADE_ANSWER:
-            return A.ACCEPT_TRADE if self.accept(game, seat) else A.REJECT_TRADE
+            return actions.ACCEPT_TRADE if self.accept(game, seat) else actions.REJECT_TRADE
         if ph == Phase.RAISE_CASH:
             return self.raise_cash(game, seat, legal)
         deal = self.propose(game, seat)
         if deal is not None:
             return deal
         if game.in_jail[seat] and self.wants_out_of_jail(game, seat):
-            if A.USE_BAIL_CARD in legal:
-                return A.USE_BAIL_CARD
-            if A.PAY_FINE in legal and game.cash[seat] > 50 * SCALE:
-                return A.PAY_FINE
+            if actions.USE_BAIL_CARD in legal:
+                return actions.USE_BAIL_CARD
+            if actions.PAY_FINE in legal and game.cash[seat] > 50 * SCALE:
+                return actions.PAY_FINE
         payoff = self.unmortgage(game, seat, legal)
         if payoff is not None:
             return payoff
         build = self.build(game, seat, legal)
-        return build if build is not None else A.ROLL
+        return build if build is not None else actions.ROLL
 
 
 def _auction_draw(game: Game, seat: int, sq: int) -> int:
@@ -414,7 +413,7 @@ def _auction_draw(game: Game, seat: int, sq: int) -> int:
 
 
 # Sophie's places: the classic board's two dearest streets and its four stations.
-SOPHIE_LIKES = frozenset(CAPITAL_PAIR) | frozenset(B.TRANSPORTS)
+SOPHIE_LIKES = frozenset(CAPITAL_PAIR) | frozenset(board.TRANSPORTS)
 
 
 class SophiePlayer(EnginePlayer):
@@ -449,7 +448,7 @@ class SophiePlayer(EnginePlayer):
                     continue
                 price = PRICE[sq] * 2
                 if game.cash[seat] > price:
-                    offer = A.offer_trade(holder, [], [sq], pay_at_most(price))
+                    offer = actions.offer_trade(holder, [], [sq], pay_at_most(price))
                     if game.trade_error(offer) is None:
                         return offer
         return None
@@ -460,17 +459,17 @@ class SophiePlayer(EnginePlayer):
         if stamp != turn:
             plan = []
             if game.cash[seat] >= 1000 * SCALE:
-                for group in B.GROUPS.values():
+                for group in board.GROUPS.values():
                     if all(game.owner[s] == seat and not game.mortgaged[s] for s in group) \
-                            and any(game.buildings[s] < B.HOTEL for s in group):
+                            and any(game.buildings[s] < board.HOTEL for s in group):
                         if game.cash[seat] >= HOUSE_COST[group[0]] * len(group):
                             plan = sorted(group, key=lambda s: (game.buildings[s], s))
                         break
             self.plans[seat] = (turn, plan)
         while plan:
             sq = plan.pop(0)
-            if A.build(sq) in legal:
-                return A.build(sq)
+            if actions.build(sq) in legal:
+                return actions.build(sq)
         return None
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
@@ -478,11 +477,11 @@ class SophiePlayer(EnginePlayer):
         if ph == Phase.BUY:
             sq = game.pending_square
             ok = sq in SOPHIE_LIKES and game.cash[seat] > PRICE[sq]
-            return A.buy(sq) if ok else A.decline(sq)
+            return actions.buy(sq) if ok else actions.decline(sq)
         if ph == Phase.AUCTION:
-            return A.DROP_OUT
+            return actions.DROP_OUT
         if ph == Phase.TRADE_ANSWER:
-            return A.REJECT_TRADE
+            return actions.REJECT_TRADE
         if ph == Phase.RAISE_CASH:
             mortgages = legal_of(legal, K.MORTGAGE)
             return mortgages[0] if mortgages else forced_sale(legal)
@@ -494,4 +493,4 @@ class SophiePlayer(EnginePlayer):
             if payoffs:
                 return payoffs[0]
         build = self.build(game, seat, legal)
-        return build if build is not None else A.ROLL
+        return build if build is not None else actions.ROLL
