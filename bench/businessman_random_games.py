@@ -27,12 +27,11 @@ import sys
 import time
 from pathlib import Path
 
-from byapar_env.businessman import Game, Rules
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Game, Rules, board
 from byapar_env.businessman.state import check_whole
 
 MAX_DECISIONS = 100_000  # a random game takes about 1,600 decisions at 4 players
-_START = B.FIGURES.starting_cash
+_START = board.FIGURES.starting_cash
 
 
 class CheckFailed(Exception):

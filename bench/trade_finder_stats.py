@@ -22,11 +22,10 @@ from byapar_agents.expert import ExpertPlayer
 from byapar_agents.value import shipped_value
 
 from byapar_env.action_table import fixed_action_id
-from byapar_env.engine import ActionKind, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import ActionKind, Phase, actions
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
-_ACCEPT = fixed_action_id(A.ACCEPT_TRADE)
+_ACCEPT = fixed_action_id(actions.ACCEPT_TRADE)
 
 
 def play_one(opponent: str, seed: int, index: int, counts: Counter,
@@ -65,7 +64,7 @@ def play_one(opponent: str, seed: int, index: int, counts: Counter,
                 after = game.clone()
                 after.log = []
                 after.apply(offer)
-                after.apply(A.ACCEPT_TRADE)
+                after.apply(actions.ACCEPT_TRADE)
                 now, then = value.win_chances(game), value.win_chances(after)
                 gains.append((then[me] - now[me], then[offer.target] - now[offer.target]))
 

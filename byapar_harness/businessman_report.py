@@ -20,8 +20,7 @@ from dataclasses import asdict, dataclass
 
 from byapar_agents.businessman import make_agent, play_game
 
-from byapar_env.businessman import Game, Rules
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Game, Rules, board
 from byapar_env.stats import wilson
 
 LEVELS = ("random", "easy", "medium")  # the players of byapar_agents.businessman.make_agent
@@ -83,7 +82,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100, help="games a row (default 100)")
     ap.add_argument("--seats", default="2,4", help="table sizes, comma-separated (default 2,4)")
-    ap.add_argument("--rounds", type=int, default=B.FIGURES.default_max_rounds,
+    ap.add_argument("--rounds", type=int, default=board.FIGURES.default_max_rounds,
                     help="max_rounds of each game (default %(default)s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="also write the rows to this file")
@@ -92,9 +91,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
         seats = tuple(int(s) for s in args.seats.split(","))
     except ValueError:
         ap.error(f"--seats must be whole numbers separated by commas, got {args.seats!r}")
-    if args.games < 1 or any(not 2 <= s <= B.FIGURES.max_players for s in seats):
+    if args.games < 1 or any(not 2 <= s <= board.FIGURES.max_players for s in seats):
         ap.error(f"--games must be at least 1 and every --seats from 2 to "
-                 f"{B.FIGURES.max_players}")
+                 f"{board.FIGURES.max_players}")
     rows = gauntlet(args.games, seats, args.rounds, args.seed)
     print(f"Businessman gauntlet: {args.games} games a row, max_rounds {args.rounds}, "
           f"seed {args.seed}")

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from byapar_env import __version__
 from byapar_env.action_table import ACTIONS
-from byapar_env.engine import board as B
+from byapar_env.engine import board
 from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.games import available_games
@@ -40,16 +40,16 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 def board_view() -> dict:
     squares = [{"index": s.index, "name": s.name, "kind": s.kind, "group": s.group,
                 "price": s.price, "house_cost": s.house_cost, "rents": list(s.rents),
-                "tax": s.tax} for s in B.SQUARES]
-    return {"board": B.BOARD_HASH, "squares": squares,
-            "groups": {g: list(sq) for g, sq in B.GROUPS.items()},
+                "tax": s.tax} for s in board.SQUARES]
+    return {"board": board.BOARD_HASH, "squares": squares,
+            "groups": {g: list(sq) for g, sq in board.GROUPS.items()},
             "group_colours": {g: _hex(c) for g, c in GROUP_COLOURS.items()},
             "seat_colours": [_hex(c) for c in SEAT_COLOURS],
-            "salary": B.SALARY, "jail_fine": B.JAIL_FINE, "bid_step": B.BID_STEP,
-            "trade_money_step": B.RULES_FIGURES.trade_money_step, "hotel": B.HOTEL,
+            "salary": board.SALARY, "jail_fine": board.JAIL_FINE, "bid_step": board.BID_STEP,
+            "trade_money_step": board.RULES_FIGURES.trade_money_step, "hotel": board.HOTEL,
             # for the page's property cards: rent by transports held, utility times the dice
-            "transport_rent": list(B.TRANSPORT_RENT),
-            "utility_multiplier": list(B.UTILITY_MULTIPLIER)}
+            "transport_rent": list(board.TRANSPORT_RENT),
+            "utility_multiplier": list(board.UTILITY_MULTIPLIER)}
 
 
 def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
@@ -72,8 +72,8 @@ def info_router(roster: Roster, pace_ms: int, store: TableStore, slow: SlowPool,
                                   "max_rounds": limits.MAX_ROUNDS}},
         "pace_ms": pace_ms,
         "defaults": {"rounds": DEFAULT_ROUNDS, "round_presets": list(ROUND_PRESETS),
-                     "starting_cash": B.DEFAULT_STARTING_CASH,
-                     "starting_cash_presets": list(B.STARTING_CASH_PRESETS),
+                     "starting_cash": board.DEFAULT_STARTING_CASH,
+                     "starting_cash_presets": list(board.STARTING_CASH_PRESETS),
                      "auctions": DEFAULT_AUCTIONS},
         "limits": {"max_tables": store.max_tables, "idle_evict_s": store.idle_evict_s,
                    "advance_budget_s": store.advance_budget_s,

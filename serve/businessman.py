@@ -38,7 +38,7 @@ from byapar_env.businessman import (
     Rules,
     RulesError,
 )
-from byapar_env.businessman import board as BB
+from byapar_env.businessman import board as bm_board
 from byapar_env.businessman.game import purchase_price
 from byapar_env.businessman.rules import DEFAULT_MAX_ROUNDS
 from byapar_env.businessman.state import FORMAT as GAME_FORMAT
@@ -222,7 +222,7 @@ def public_move(seat: int, player: str, action: Action) -> dict:
     slot would tell how many cards of lower kinds the seat still holds."""
     if action.kind == ActionKind.PLAY_CARD:
         how = " (halve)" if action.down else ""
-        text = f"play an Exchange card on {BB.COLOURS[action.colour]}{how}"
+        text = f"play an Exchange card on {bm_board.COLOURS[action.colour]}{how}"
         return {"seat": seat, "player": player, "text": text, "id": None}
     return {"seat": seat, "player": player, "text": str(action), "id": ACTION_ID[action]}
 
@@ -251,8 +251,8 @@ def seat_view(game: Game, viewer: int | None) -> dict:
 
 
 def hand_cards(hand: list[int]) -> list[dict]:
-    return [{"slot": i, "kind": k, "code": BB.EXCHANGE_KINDS[k].code,
-             "text": BB.EXCHANGE_KINDS[k].text} for i, k in enumerate(hand)]
+    return [{"slot": i, "kind": k, "code": bm_board.EXCHANGE_KINDS[k].code,
+             "text": bm_board.EXCHANGE_KINDS[k].text} for i, k in enumerate(hand)]
 
 
 def table_state(table: BusinessmanTable, viewer: int | None,
@@ -302,18 +302,19 @@ def board_view() -> dict:
     """The 78 cells (names, kinds, tracks, prices with the surcharge abroad, rents), the
     groups, the share colours and the Exchange card kinds; for the page, the colours it draws
     with, the price scale and every action id's fields (kind, arg, colour, down)."""
-    cells = [{"index": c.index, "name": c.name, "kind": c.kind, "track": BB.track_of_cell(c.index),
-              "group": c.group, "price": purchase_price(c.index) if BB.IS_OWNABLE[c.index] else 0,
+    cells = [{"index": c.index, "name": c.name, "kind": c.kind,
+              "track": bm_board.track_of_cell(c.index), "group": c.group,
+              "price": purchase_price(c.index) if bm_board.IS_OWNABLE[c.index] else 0,
               "rents": list(c.rents), "branch_cost": c.branch_cost,
               "enterprise_cost": c.enterprise_cost, "pledge": c.pledge, "amount": c.amount}
-             for c in BB.CELLS]
-    figures = BB.FIGURES
-    return {"game": "businessman", "board": BB.BOARD_HASH, "cells": cells,
-            "tracks": list(BB.TRACK_NAMES), "groups": list(BB.GROUP_NAMES),
-            "colours": list(BB.COLOURS),
+             for c in bm_board.CELLS]
+    figures = bm_board.FIGURES
+    return {"game": "businessman", "board": bm_board.BOARD_HASH, "cells": cells,
+            "tracks": list(bm_board.TRACK_NAMES), "groups": list(bm_board.GROUP_NAMES),
+            "colours": list(bm_board.COLOURS),
             "exchange_cards": [{"kind": k.index, "code": k.code, "text": k.text, "deck": k.deck,
                                 "effect": k.kind, "up": k.up, "down": k.down}
-                               for k in BB.EXCHANGE_KINDS],
+                               for k in bm_board.EXCHANGE_KINDS],
             "group_colours": list(GROUP_COLOURS), "share_colours": list(SHARE_COLOURS),
             "prices": {"start": figures.price_start, "min": figures.price_min,
                        "max": figures.price_max, "point": figures.point},

@@ -10,19 +10,18 @@ strict about types, so a bad value is named rather than guessed.
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, ActionKind
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, ActionKind, actions, board
 
 from .errors import InvalidInput
 
 KIND_NAMES = tuple(k.name.lower() for k in ActionKind)
-_SQUARE_KINDS = {ActionKind.BUILD: A.build, ActionKind.SELL_BUILDING: A.sell_building,
-                 ActionKind.MORTGAGE: A.mortgage, ActionKind.UNMORTGAGE: A.unmortgage,
-                 ActionKind.BUY: A.buy, ActionKind.DECLINE: A.decline}
-_PLAIN = {ActionKind.ROLL: A.ROLL, ActionKind.PAY_FINE: A.PAY_FINE,
-          ActionKind.USE_BAIL_CARD: A.USE_BAIL_CARD, ActionKind.DROP_OUT: A.DROP_OUT,
-          ActionKind.ACCEPT_TRADE: A.ACCEPT_TRADE, ActionKind.REJECT_TRADE: A.REJECT_TRADE}
+_SQUARE_KINDS = {ActionKind.BUILD: actions.build, ActionKind.SELL_BUILDING: actions.sell_building,
+                 ActionKind.MORTGAGE: actions.mortgage, ActionKind.UNMORTGAGE: actions.unmortgage,
+                 ActionKind.BUY: actions.buy, ActionKind.DECLINE: actions.decline}
+_PLAIN = {ActionKind.ROLL: actions.ROLL, ActionKind.PAY_FINE: actions.PAY_FINE,
+          ActionKind.USE_BAIL_CARD: actions.USE_BAIL_CARD, ActionKind.DROP_OUT: actions.DROP_OUT,
+          ActionKind.ACCEPT_TRADE: actions.ACCEPT_TRADE,
+          ActionKind.REJECT_TRADE: actions.REJECT_TRADE}
 _FIELDS = ("kind", "square", "amount", "target", "give", "take")
 MAX_AMOUNT = 10**9  # far above any cash in a game; keeps numbers in messages short
 
@@ -44,10 +43,10 @@ def _int(data: dict, key: str, field: str, default: int, low: int, high: int) ->
 
 def _squares(data: dict, key: str, field: str) -> tuple[int, ...]:
     value = data.get(key, [])
-    if (not isinstance(value, list) or len(value) > len(B.PLACES)
-            or any(type(s) is not int or not 0 <= s < B.NUM_SQUARES for s in value)):
-        raise InvalidInput(f"{field}.{key} must be a list of at most {len(B.PLACES)} square "
-                           f"numbers from 0 to {B.NUM_SQUARES - 1}", field=f"{field}.{key}")
+    if (not isinstance(value, list) or len(value) > len(board.PLACES)
+            or any(type(s) is not int or not 0 <= s < board.NUM_SQUARES for s in value)):
+        raise InvalidInput(f"{field}.{key} must be a list of at most {len(board.PLACES)} square "
+                           f"numbers from 0 to {board.NUM_SQUARES - 1}", field=f"{field}.{key}")
     return tuple(value)
 
 
@@ -67,17 +66,17 @@ def action_from_json(data: object, field: str = "engine") -> Action:
                            field=f"{field}.kind", allowed=list(KIND_NAMES))
     kind = ActionKind[kind_name.upper()]
     # Every field is type-checked, used or not, so that a malformed echo is refused.
-    square = _int(data, "square", field, -1, -1, B.NUM_SQUARES - 1)
+    square = _int(data, "square", field, -1, -1, board.NUM_SQUARES - 1)
     amount = _int(data, "amount", field, 0, -MAX_AMOUNT, MAX_AMOUNT)
     target = _int(data, "target", field, -1, -1, 5)
     give, take = _squares(data, "give", field), _squares(data, "take", field)
     if kind in _PLAIN:
         return _PLAIN[kind]
     if kind == ActionKind.OFFER_TRADE:
-        return A.offer_trade(target, give, take, amount)
+        return actions.offer_trade(target, give, take, amount)
     if square < 0:
         raise InvalidInput(f"{field}.square is needed for {kind_name.lower()}: a square number "
-                           f"from 0 to {B.NUM_SQUARES - 1}", field=f"{field}.square")
+                           f"from 0 to {board.NUM_SQUARES - 1}", field=f"{field}.square")
     if kind == ActionKind.BID:
-        return A.bid(square, amount)
+        return actions.bid(square, amount)
     return _SQUARE_KINDS[kind](square)

@@ -27,8 +27,7 @@ from byapar_env.action_table import (
     fixed_action_id,
 )
 from byapar_env.driver import PRE_ROLL_CAP, legal_engine_actions, offer_steps, pre_roll_capped
-from byapar_env.engine import Action, ActionKind, Game
-from byapar_env.engine import actions as A
+from byapar_env.engine import Action, ActionKind, Game, actions
 from byapar_env.habits import Habits
 
 from .seat_view import seat_view
@@ -45,7 +44,7 @@ class Decision:
 
 def permitted(game: Game, action: Action, pre_roll_actions: int) -> str | None:
     """Why ``action`` may not be taken now (the engine's reason, or the cap), or None."""
-    if pre_roll_capped(game, pre_roll_actions) and action != A.ROLL:
+    if pre_roll_capped(game, pre_roll_actions) and action != actions.ROLL:
         return (f"{PRE_ROLL_CAP} actions have been taken before rolling this turn: only "
                 "rolling is left")
     if action.kind == ActionKind.OFFER_TRADE:
@@ -74,7 +73,7 @@ def steps_of(game: Game, action: Action) -> int:
 
 def fallback(legal: list[Action]) -> Action:
     """Rolling if it is legal, else the first legal action."""
-    return A.ROLL if A.ROLL in legal else legal[0]
+    return actions.ROLL if actions.ROLL in legal else legal[0]
 
 
 def _on_engine(player: EnginePlayer, game: Game, pre_roll_actions: int) -> Decision:

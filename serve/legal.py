@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from byapar_env.action_table import ACTIONS, NUM_ACTIONS, engine_action, legal_ids
 from byapar_env.driver import legal_engine_actions, pre_roll_capped
-from byapar_env.engine import MAX_OFFERS_PER_TURN, Action, Game, Phase
-from byapar_env.engine import board as B
+from byapar_env.engine import MAX_OFFERS_PER_TURN, Action, Game, Phase, board
 
 from .codec import action_from_json, action_to_json
 from .decide import COMPOSING, permitted
@@ -43,8 +42,8 @@ def bid_range(game: Game) -> dict | None:
         return None
     a = game.auction
     return {"square": a.square, "high": a.high, "holder": a.holder, "bidders": list(a.bidders),
-            "min": a.high + B.BID_STEP, "max": game.cash[game.current_player],
-            "step": B.BID_STEP}
+            "min": a.high + board.BID_STEP, "max": game.cash[game.current_player],
+            "step": board.BID_STEP}
 
 
 def trade_options(game: Game, pre_roll_actions: int) -> dict | None:
@@ -53,8 +52,8 @@ def trade_options(game: Game, pre_roll_actions: int) -> dict | None:
         return None
     p = game.current_player
     # An offer needs a place that can change hands (its group has no buildings) on one side.
-    movable = {game.owner[sq] for sq in B.PLACES
-               if not any(game.buildings[s] for s in (B.GROUP_OF[sq] or (sq,)))}
+    movable = {game.owner[sq] for sq in board.PLACES
+               if not any(game.buildings[s] for s in (board.GROUP_OF[sq] or (sq,)))}
     targets = [s for s in game.active_seats() if s != p and (p in movable or s in movable)]
     if not targets:
         return None

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from byapar_env.engine import board as B
+from byapar_env.engine import board
 from byapar_env.engine.errors import ByaparError
 
 # The board hash of every checkpoint made before the rule figures joined the hash: the squares,
@@ -55,10 +55,10 @@ class RestampError(ByaparError, ValueError):
 def legacy_board_hash() -> str:
     """The board hash as computed before the rule figures joined it, from this installation's
     data (squares, cards and the seven money figures it covered then)."""
-    f = B.RULES_FIGURES
+    f = board.RULES_FIGURES
     data = {
-        "squares": [asdict(s) for s in B.SQUARES],
-        "cards": {d: [asdict(c) for c in cs] for d, cs in B.CARDS.items()},
+        "squares": [asdict(s) for s in board.SQUARES],
+        "cards": {d: [asdict(c) for c in cs] for d, cs in board.CARDS.items()},
         "money": [f.salary, f.jail_fine, f.transport_rent, f.utility_multiplier, f.bid_step,
                   f.mortgage_interest_percent, f.jail_max_misses],
     }
@@ -68,9 +68,9 @@ def legacy_board_hash() -> str:
 def check_installation() -> None:
     """Refuse to run unless this installation is exactly the migration's: the old hash formula
     still gives ``PREVIOUS_BOARD_HASH`` and the new one ``RESTAMPED_BOARD_HASH``."""
-    if legacy_board_hash() != PREVIOUS_BOARD_HASH or B.BOARD_HASH != RESTAMPED_BOARD_HASH:
+    if legacy_board_hash() != PREVIOUS_BOARD_HASH or board.BOARD_HASH != RESTAMPED_BOARD_HASH:
         raise RestampError(
-            f"this installation's board (hash {B.BOARD_HASH}, previously computed as "
+            f"this installation's board (hash {board.BOARD_HASH}, previously computed as "
             f"{legacy_board_hash()}) is not the one this tool migrates ({PREVIOUS_BOARD_HASH} "
             f"to {RESTAMPED_BOARD_HASH}): a figure has changed, so old checkpoints must be "
             "retrained or exported again, not restamped")
@@ -110,14 +110,14 @@ def plan(folder: str | Path) -> list[tuple[Path, dict]]:
                     f"{want!r}; only the board hash may be restamped, so this checkpoint must "
                     "be retrained or exported again")
         got = data.get("board_hash")
-        if got == B.BOARD_HASH:
+        if got == board.BOARD_HASH:
             continue  # already current
         if got != PREVIOUS_BOARD_HASH:
             raise RestampError(
                 f"{where}: meta.json has board_hash = {got!r}; only checkpoints of the previous "
                 f"board hash {PREVIOUS_BOARD_HASH} (the same figures) can be restamped to "
-                f"{B.BOARD_HASH}")
-        out.append((where / "meta.json", {**data, "board_hash": B.BOARD_HASH}))
+                f"{board.BOARD_HASH}")
+        out.append((where / "meta.json", {**data, "board_hash": board.BOARD_HASH}))
     return out
 
 
