@@ -9,11 +9,11 @@ from byapar_agents.value import ValueNet
 from scenario import new_game
 
 from byapar_env.action_table import ACTIONS, fixed_action_id
-from byapar_env.engine import actions as A
+from byapar_env.engine import actions
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
 
-def answering(answer: A.Action = A.ACCEPT_TRADE) -> NumpyPolicy:
+def answering(answer: actions.Action = actions.ACCEPT_TRADE) -> NumpyPolicy:
     """A policy whose most likely action is always ``answer`` (accept or reject)."""
     bias = np.zeros(len(ACTIONS), np.float32)
     bias[fixed_action_id(answer)] = 5.0
@@ -53,14 +53,14 @@ class JudgedValue(ValueNet):
 def group_value(game) -> list[float]:
     """Each seat's chance in proportion to 1 + 2 a colour group it holds whole + its cash in
     units of Rs 20,000 (0 for a seat that is out): groups and money, as a stub judge sees them."""
-    from byapar_env.engine import board as B
+    from byapar_env.engine import board
 
     scores = []
     for seat in range(game.num_players):
         if game.bankrupt[seat]:
             scores.append(0.0)
             continue
-        whole = sum(all(game.owner[s] == seat for s in group) for group in B.GROUPS.values())
+        whole = sum(all(game.owner[s] == seat for s in group) for group in board.GROUPS.values())
         scores.append(1 + 2 * whole + game.cash[seat] / 20_000)
     total = sum(scores)
     return [s / total for s in scores]

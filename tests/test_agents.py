@@ -6,8 +6,7 @@ import pytest
 from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
 from scenario import give, new_game, sq
 
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game
 
 OPTIONS = [dict(rounds=40, auctions=True), dict(rounds=None, auctions=False),
@@ -49,45 +48,45 @@ def landed_on(name: str, cash: int, players: int = 2):
     game.cash[0] = cash
     game.position[0] = (sq(name) - 7) % 36
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
+    game.apply(actions.ROLL)
     assert game.phase == Phase.BUY
     return game
 
 
 def test_easy_buys_keeping_a_small_reserve() -> None:
-    assert decide(EasyPlayer(), landed_on("Pokhara", 3_300)) == A.buy(sq("Pokhara"))
-    assert decide(EasyPlayer(), landed_on("Pokhara", 3_200)) == A.decline(sq("Pokhara"))
+    assert decide(EasyPlayer(), landed_on("Pokhara", 3_300)) == actions.buy(sq("Pokhara"))
+    assert decide(EasyPlayer(), landed_on("Pokhara", 3_200)) == actions.decline(sq("Pokhara"))
 
 
 def test_easy_bids_at_most_the_price() -> None:
     game = landed_on("Jumla", 15_000)
-    game.apply(A.decline(sq("Jumla")))
+    game.apply(actions.decline(sq("Jumla")))
     assert game.phase == Phase.AUCTION and game.current_player == 1
     game.auction.high = 400
-    assert decide(EasyPlayer(), game) == A.bid(sq("Jumla"), 500)
+    assert decide(EasyPlayer(), game) == actions.bid(sq("Jumla"), 500)
     game.auction.high = 600
-    assert decide(EasyPlayer(), game) == A.DROP_OUT
+    assert decide(EasyPlayer(), game) == actions.DROP_OUT
 
 
 def test_easy_answers_trades_by_list_value_and_never_offers() -> None:
     game = new_game(2)
     give(game, 1, "Surkhet")
-    offer = A.offer_trade(1, [], [sq("Surkhet")], 700)
+    offer = actions.offer_trade(1, [], [sq("Surkhet")], 700)
     game.apply(offer)
-    assert decide(EasyPlayer(), game) == A.ACCEPT_TRADE  # 700 for a place listed at 600
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [], [sq("Surkhet")], 500))
-    assert decide(EasyPlayer(), game) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
+    assert decide(EasyPlayer(), game) == actions.ACCEPT_TRADE  # 700 for a place listed at 600
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [], [sq("Surkhet")], 500))
+    assert decide(EasyPlayer(), game) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
     give(game, 0, "Jumla")
-    assert decide(EasyPlayer(), game) == A.ROLL  # no offers of its own
+    assert decide(EasyPlayer(), game) == actions.ROLL  # no offers of its own
 
 
 def test_easy_pays_to_leave_jail_at_once() -> None:
     game = new_game(2)
     game.in_jail[0] = True
     game.position[0] = 9
-    assert decide(EasyPlayer(), game) == A.PAY_FINE
+    assert decide(EasyPlayer(), game) == actions.PAY_FINE
 
 
 def test_medium_offers_for_the_last_place_of_its_group() -> None:
@@ -95,7 +94,7 @@ def test_medium_offers_for_the_last_place_of_its_group() -> None:
     give(game, 0, "Mahendranagar", "Dhangadhi")
     give(game, 1, "Dadeldhura")
     action = decide(MediumPlayer(), game)
-    assert action.kind == A.ActionKind.OFFER_TRADE
+    assert action.kind == actions.ActionKind.OFFER_TRADE
     assert action.target == 1 and action.take == (sq("Dadeldhura"),)
     assert action.amount >= 1_200  # at least the list price: an easy player accepts
 
@@ -104,12 +103,12 @@ def test_medium_refuses_to_finish_a_rivals_group_cheaply() -> None:
     game = new_game(2)
     give(game, 0, "Mahendranagar", "Dhangadhi")
     give(game, 1, "Dadeldhura")
-    game.apply(A.offer_trade(1, [], [sq("Dadeldhura")], 2_000))
+    game.apply(actions.offer_trade(1, [], [sq("Dadeldhura")], 2_000))
     medium = MediumPlayer()
-    assert decide(medium, game) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [], [sq("Dadeldhura")], 8_000))
-    assert decide(medium, game) == A.ACCEPT_TRADE
+    assert decide(medium, game) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [], [sq("Dadeldhura")], 8_000))
+    assert decide(medium, game) == actions.ACCEPT_TRADE
 
 
 def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
@@ -119,9 +118,9 @@ def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
     game.owner[sq("Pokhara")] = 1
     game.position[0] = (sq("Pokhara") - 5) % 36
     game.force_dice((2, 3))
-    game.apply(A.ROLL)
+    game.apply(actions.ROLL)
     assert game.phase == Phase.RAISE_CASH
-    assert decide(MediumPlayer(), game) == A.mortgage(sq("Jumla"))
+    assert decide(MediumPlayer(), game) == actions.mortgage(sq("Jumla"))
 
 
 def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:

@@ -16,19 +16,20 @@ from byapar_env.engine import (
     Phase,
     Rules,
     actions,
+    board,
 )
-from byapar_env.engine import board as B
 
 START_CASH = 15_000
 
 
 def test_public_names_import_from_the_engine_package():
     """The documented imports work, and the errors are ValueErrors."""
-    from byapar_env.engine import Game as G
-    from byapar_env.engine import IllegalActionError as E
-    from byapar_env.engine import Rules as R
+    from byapar_env.engine import Game as documented_game
+    from byapar_env.engine import IllegalActionError as documented_error
+    from byapar_env.engine import Rules as documented_rules
 
-    assert G is Game and R is Rules and E is IllegalActionError
+    assert (documented_game is Game and documented_rules is Rules
+            and documented_error is IllegalActionError)
     assert issubclass(IllegalActionError, ValueError)
     assert issubclass(GameStateError, ValueError)
 
@@ -83,7 +84,7 @@ def test_net_worth_formula_and_zero_once_bankrupt():
     """Net worth = cash + price of each place (half when mortgaged) + building cost."""
     game = new_game(2)
     game.cash[0] = 1_000
-    give(game, 0, "Jumla", buildings=B.HOTEL)
+    give(game, 0, "Jumla", buildings=board.HOTEL)
     give(game, 0, "Surkhet", buildings=4)
     give(game, 0, "Hydropower", mortgaged=True)
     assert game.net_worth(0) == 1_000 + 600 + 5 * 500 + 600 + 4 * 500 + 750
@@ -316,9 +317,9 @@ def test_perft_in_jail():
     """In jail with a bail card and the fine: roll, pay the fine, use the card; broke: roll only."""
     game = new_game(2)
     game.in_jail[0] = True
-    put(game, 0, B.JAIL_SQUARE)
-    game.bail_cards[0] = [B.BHAGYA]
-    game.decks[B.BHAGYA].remove(10)
+    put(game, 0, board.JAIL_SQUARE)
+    game.bail_cards[0] = [board.BHAGYA]
+    game.decks[board.BHAGYA].remove(10)
     assert game.legal_actions() == [actions.ROLL, actions.PAY_FINE, actions.USE_BAIL_CARD]
     game.cash[0] = 490
     game.bail_cards[0] = []
@@ -410,8 +411,8 @@ def test_json_round_trip_of_a_finished_game():
 def test_clone_is_an_independent_copy_mid_auction():
     """clone() copies everything; playing on the clone leaves the original untouched."""
     game = auction_phase()
-    game.bail_cards[2] = [B.BHAGYA]
-    game.decks[B.BHAGYA].remove(10)
+    game.bail_cards[2] = [board.BHAGYA]
+    game.decks[board.BHAGYA].remove(10)
     before = game.to_json()
     clone = game.clone()
     assert clone.to_json() == before
@@ -419,7 +420,7 @@ def test_clone_is_an_independent_copy_mid_auction():
     clone.apply(actions.DROP_OUT)
     clone.apply(actions.DROP_OUT)
     clone.bail_cards[2].clear()
-    clone.decks[B.SAMUDAYA].reverse()
+    clone.decks[board.SAMUDAYA].reverse()
     assert clone.owner[26] == 1
     assert game.to_json() == before
     assert game.auction.high == 0 and game.current_player == 1
@@ -496,9 +497,9 @@ def test_forced_dice_are_used_in_order():
 
 @pytest.mark.parametrize(("deck", "numbers", "words"), [
     ("luck", (1,), "deck must be one of"),
-    (B.BHAGYA, (17,), "card 17 is not in the bhagya deck"),
-    (B.BHAGYA, (0,), "card 0 is not in the bhagya deck"),
-    (B.SAMUDAYA, ("3",), "is not in the samudaya deck"),
+    (board.BHAGYA, (17,), "card 17 is not in the bhagya deck"),
+    (board.BHAGYA, (0,), "card 0 is not in the bhagya deck"),
+    (board.SAMUDAYA, ("3",), "is not in the samudaya deck"),
 ])
 def test_stack_deck_rejects_bad_input(deck, numbers, words):
     """stack_deck names a real deck and cards that are in it now; otherwise ValueError."""
@@ -510,27 +511,27 @@ def test_stack_deck_rejects_bad_input(deck, numbers, words):
 def test_stack_deck_refuses_a_held_bail_card():
     """A bail card held by a player is not in the deck and cannot be stacked."""
     game = new_game(2)
-    game.decks[B.BHAGYA].remove(10)
-    game.bail_cards[1] = [B.BHAGYA]
+    game.decks[board.BHAGYA].remove(10)
+    game.bail_cards[1] = [board.BHAGYA]
     with pytest.raises(ValueError, match="card 10 is not in the bhagya deck now"):
-        game.stack_deck(B.BHAGYA, 10)
+        game.stack_deck(board.BHAGYA, 10)
 
 
 def test_stack_deck_puts_cards_on_top_in_the_order_named():
     """The first card named ends on top; the others keep their relative order."""
     game = new_game(2)
-    rest = [c for c in game.decks[B.SAMUDAYA] if c not in (5, 9)]
-    game.stack_deck(B.SAMUDAYA, 9, 5)
-    assert game.decks[B.SAMUDAYA] == [9, 5] + rest
+    rest = [c for c in game.decks[board.SAMUDAYA] if c not in (5, 9)]
+    game.stack_deck(board.SAMUDAYA, 9, 5)
+    assert game.decks[board.SAMUDAYA] == [9, 5] + rest
 
 
 def test_stack_deck_refused_call_leaves_the_deck_unchanged():
     """A refused stack_deck call changes nothing, like a refused action."""
     game = new_game(2)
-    before = list(game.decks[B.BHAGYA])
+    before = list(game.decks[board.BHAGYA])
     with pytest.raises(ValueError):
-        game.stack_deck(B.BHAGYA, 99, before[-1])
-    assert game.decks[B.BHAGYA] == before
+        game.stack_deck(board.BHAGYA, 99, before[-1])
+    assert game.decks[board.BHAGYA] == before
 
 
 def test_square_helper_matches_the_board():

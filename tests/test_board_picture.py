@@ -8,8 +8,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from byapar_env.board_picture import CELL, fit_label, font, wrap
-from byapar_env.engine import Game, Rules
-from byapar_env.engine import board as B
+from byapar_env.engine import Game, Rules, board
 from byapar_env.render import render_rgb, save_board_picture
 
 
@@ -45,7 +44,7 @@ def test_every_square_name_is_drawn_whole_inside_its_square(scale) -> None:
         return lambda text: d.textlength(text, font=font(size))
 
     width = CELL * scale - 8 * scale
-    for s in B.SQUARES:
+    for s in board.SQUARES:
         lines, size = fit_label(s.name, width, 10 * scale, measure_at)
         assert 1 <= len(lines) <= 2 and size >= 8 * scale
         assert all(measure_at(size)(line) <= width for line in lines)

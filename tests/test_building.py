@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import ActionKind, Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import ActionKind, Phase, actions, board
 
 KARNALI = (sq("Jumla"), sq("Surkhet"))
 SUDURPASHCHIM = (sq("Mahendranagar"), sq("Dhangadhi"), sq("Dadeldhura"))
@@ -42,10 +40,10 @@ def test_building_needs_every_place_of_the_group():
     g = new_game()
     give(g, 0, "Jumla")
     assert builds(g) == []
-    assert_illegal(g, A.build(sq("Jumla")))
+    assert_illegal(g, actions.build(sq("Jumla")))
     give(g, 1, "Surkhet")
     assert builds(g) == []
-    assert_illegal(g, A.build(sq("Jumla")))
+    assert_illegal(g, actions.build(sq("Jumla")))
     give(g, 0, "Surkhet")
     assert builds(g) == list(KARNALI)
 
@@ -57,7 +55,7 @@ def test_building_needs_no_mortgaged_place_in_the_group():
     give(g, 0, "Dadeldhura", mortgaged=True)
     assert builds(g) == []
     for s in SUDURPASHCHIM[:2]:
-        assert_illegal(g, A.build(s))
+        assert_illegal(g, actions.build(s))
 
 
 @pytest.mark.parametrize(
@@ -68,11 +66,11 @@ def test_building_needs_no_mortgaged_place_in_the_group():
 def test_a_house_costs_the_group_house_cost_paid_to_the_bank(group, cost):
     """Building one house takes exactly the group's house cost from the builder to the bank."""
     g = new_game()
-    squares = B.GROUPS[group]
+    squares = board.GROUPS[group]
     for s in squares:
         g.owner[s] = 0
     first = squares[0]
-    g.apply(A.build(first))
+    g.apply(actions.build(first))
     assert g.buildings[first] == 1
     assert [g.buildings[s] for s in squares[1:]] == [0] * (len(squares) - 1)
     assert g.cash == [15_000 - cost, 15_000]
@@ -87,10 +85,10 @@ def test_building_needs_the_cash_for_the_house():
     give(g, 0, "Jumla", "Surkhet")
     g.cash[0] = 499
     assert builds(g) == []
-    assert_illegal(g, A.build(sq("Jumla")))
+    assert_illegal(g, actions.build(sq("Jumla")))
     g.cash[0] = 500
     assert builds(g) == list(KARNALI)
-    g.apply(A.build(sq("Jumla")))
+    g.apply(actions.build(sq("Jumla")))
     assert g.cash[0] == 0
     assert builds(g) == []
 
@@ -98,11 +96,11 @@ def test_building_needs_the_cash_for_the_house():
 def test_no_buildings_on_transport_or_utilities():
     """Transport squares and utilities never take a house, even when all are held."""
     g = new_game()
-    for s in B.TRANSPORTS + B.UTILITIES:
+    for s in board.TRANSPORTS + board.UTILITIES:
         g.owner[s] = 0
     assert builds(g) == []
-    for s in B.TRANSPORTS + B.UTILITIES:
-        assert_illegal(g, A.build(s))
+    for s in board.TRANSPORTS + board.UTILITIES:
+        assert_illegal(g, actions.build(s))
 
 
 # --- building evenly -------------------------------------------------------------------------
@@ -114,13 +112,13 @@ def test_build_evenly_exact_legal_list():
     for s in SUDURPASHCHIM:
         g.owner[s] = 0
     assert builds(g) == [m, d, dd]
-    g.apply(A.build(d))
+    g.apply(actions.build(d))
     assert builds(g) == [m, dd]
-    assert_illegal(g, A.build(d))
-    g.apply(A.build(m))
+    assert_illegal(g, actions.build(d))
+    g.apply(actions.build(m))
     assert builds(g) == [dd]
-    assert_illegal(g, A.build(m))
-    g.apply(A.build(dd))
+    assert_illegal(g, actions.build(m))
+    g.apply(actions.build(dd))
     assert builds(g) == [m, d, dd]
     assert [g.buildings[s] for s in SUDURPASHCHIM] == [1, 1, 1]
     assert g.cash[0] == 15_000 - 3 * 500
@@ -134,11 +132,11 @@ def test_hotel_only_after_four_houses_on_every_place():
         g.owner[s] = 0
     set_buildings(g, LUMBINI, (4, 4, 3))
     assert builds(g) == [lu]
-    assert_illegal(g, A.build(n))
-    g.apply(A.build(lu))
+    assert_illegal(g, actions.build(n))
+    g.apply(actions.build(lu))
     assert builds(g) == [n, b, lu]
-    g.apply(A.build(n))
-    assert g.buildings[n] == B.HOTEL == 5
+    g.apply(actions.build(n))
+    assert g.buildings[n] == board.HOTEL == 5
     assert builds(g) == [b, lu]
     assert g.cash[0] == 15_000 - 2 * 800
 
@@ -147,7 +145,7 @@ def test_a_hotel_costs_one_house_cost():
     """A hotel costs the same as one more house of its group."""
     g = new_game()
     give(g, 0, "Lalitpur", "Kathmandu", buildings=4)
-    g.apply(A.build(sq("Kathmandu")))
+    g.apply(actions.build(sq("Kathmandu")))
     assert g.buildings[sq("Kathmandu")] == 5
     assert g.cash[0] == 13_000
     assert g.bank_received == 2_000
@@ -156,23 +154,23 @@ def test_a_hotel_costs_one_house_cost():
 def test_nothing_beyond_a_hotel():
     """A place holds at most one hotel: no building is legal on a full group."""
     g = new_game()
-    give(g, 0, "Lalitpur", "Kathmandu", buildings=B.HOTEL)
+    give(g, 0, "Lalitpur", "Kathmandu", buildings=board.HOTEL)
     g.cash[0] = 100_000
     assert builds(g) == []
     for s in CAPITAL:
-        assert_illegal(g, A.build(s))
+        assert_illegal(g, actions.build(s))
 
 
 def test_the_bank_never_runs_out_of_houses():
     """Every city on the board can take four houses and a hotel: no building shortage."""
     g = new_game()
-    for s in B.CITIES:
+    for s in board.CITIES:
         g.owner[s] = 0
     g.cash[0] = 200_000
     for level in range(1, 6):
-        for s in B.CITIES:
-            g.apply(A.build(s))
-        assert all(g.buildings[s] == level for s in B.CITIES)
+        for s in board.CITIES:
+            g.apply(actions.build(s))
+        assert all(g.buildings[s] == level for s in board.CITIES)
     # One level of every city costs Rs 22,300; five levels are 100 buildings.
     assert g.cash[0] == 200_000 - 5 * 22_300
     assert g.bank_received == 5 * 22_300
@@ -190,10 +188,10 @@ def test_selling_a_house_pays_half_its_cost(name, refund):
     """The bank buys a house back for half the group's house cost."""
     g = new_game()
     s = sq(name)
-    for t in B.GROUPS[B.SQUARES[s].group]:
+    for t in board.GROUPS[board.SQUARES[s].group]:
         g.owner[t] = 0
         g.buildings[t] = 2
-    g.apply(A.sell_building(s))
+    g.apply(actions.sell_building(s))
     assert g.buildings[s] == 1
     assert g.cash[0] == 15_000 + refund
     assert g.bank_paid == refund
@@ -207,10 +205,10 @@ def test_sell_only_from_the_places_with_most_buildings():
         g.owner[s] = 0
     set_buildings(g, SUDURPASHCHIM, (2, 1, 2))
     assert sells(g) == [m, dd]
-    assert_illegal(g, A.sell_building(d))
-    g.apply(A.sell_building(dd))
+    assert_illegal(g, actions.sell_building(d))
+    g.apply(actions.sell_building(dd))
     assert sells(g) == [m]
-    g.apply(A.sell_building(m))
+    g.apply(actions.sell_building(m))
     assert sells(g) == [m, d, dd]
     assert [g.buildings[s] for s in SUDURPASHCHIM] == [1, 1, 1]
     assert g.cash[0] == 15_500
@@ -224,8 +222,8 @@ def test_selling_a_hotel_leaves_four_houses():
         g.owner[s] = 0
     set_buildings(g, GANDAKI, (5, 5, 4))
     assert sells(g) == [go, mu]
-    assert_illegal(g, A.sell_building(po))
-    g.apply(A.sell_building(go))
+    assert_illegal(g, actions.sell_building(po))
+    g.apply(actions.sell_building(go))
     assert [g.buildings[s] for s in GANDAKI] == [4, 5, 4]
     assert g.cash[0] == 15_700
     assert sells(g) == [mu]
@@ -237,7 +235,7 @@ def test_no_sale_where_nothing_is_built():
     g = new_game()
     give(g, 0, "Jumla", "Surkhet")
     assert sells(g) == []
-    assert_illegal(g, A.sell_building(sq("Jumla")))
+    assert_illegal(g, actions.sell_building(sq("Jumla")))
 
 
 # --- when building and selling are legal -----------------------------------------------------
@@ -248,9 +246,10 @@ def test_no_building_while_deciding_to_buy():
     give(g, 0, "Jumla", "Surkhet")
     roll(g, 2, 4)  # Start -> Mahendranagar, unowned
     assert (g.phase, g.current_player) == (Phase.BUY, 0)
-    assert g.legal_actions() == [A.buy(sq("Mahendranagar")), A.decline(sq("Mahendranagar"))]
-    assert_illegal(g, A.build(sq("Jumla")))
-    assert_illegal(g, A.sell_building(sq("Jumla")))
+    assert g.legal_actions() == [actions.buy(sq("Mahendranagar")),
+                                 actions.decline(sq("Mahendranagar"))]
+    assert_illegal(g, actions.build(sq("Jumla")))
+    assert_illegal(g, actions.sell_building(sq("Jumla")))
 
 
 def test_no_building_during_an_auction():
@@ -258,10 +257,10 @@ def test_no_building_during_an_auction():
     g = new_game()
     give(g, 1, "Lalitpur", "Kathmandu")
     roll(g, 2, 4)
-    g.apply(A.decline(sq("Mahendranagar")))
+    g.apply(actions.decline(sq("Mahendranagar")))
     assert (g.phase, g.current_player) == (Phase.AUCTION, 1)
     assert builds(g) == []
-    assert_illegal(g, A.build(sq("Kathmandu")))
+    assert_illegal(g, actions.build(sq("Kathmandu")))
 
 
 def test_no_building_while_answering_a_trade():
@@ -269,10 +268,10 @@ def test_no_building_while_answering_a_trade():
     g = new_game()
     give(g, 0, "Jumla")
     give(g, 1, "Lalitpur", "Kathmandu")
-    g.apply(A.offer_trade(1, [sq("Jumla")], [], 0))
+    g.apply(actions.offer_trade(1, [sq("Jumla")], [], 0))
     assert (g.phase, g.current_player) == (Phase.TRADE_ANSWER, 1)
-    assert g.legal_actions() == [A.ACCEPT_TRADE, A.REJECT_TRADE]
-    assert_illegal(g, A.build(sq("Kathmandu")))
+    assert g.legal_actions() == [actions.ACCEPT_TRADE, actions.REJECT_TRADE]
+    assert_illegal(g, actions.build(sq("Kathmandu")))
 
 
 def test_raising_cash_allows_selling_but_not_building():
@@ -282,9 +281,10 @@ def test_raising_cash_allows_selling_but_not_building():
     g.cash[0] = 900
     roll(g, 1, 3)  # Start -> Income tax, Rs 1,000 owed with Rs 900 in hand
     assert (g.phase, g.current_player) == (Phase.RAISE_CASH, 0)
-    assert g.legal_actions() == [A.sell_building(sq("Jumla")), A.sell_building(sq("Surkhet"))]
-    assert_illegal(g, A.build(sq("Jumla")))
-    g.apply(A.sell_building(sq("Jumla")))  # 900 + 250 covers the tax at once
+    assert g.legal_actions() == [actions.sell_building(sq("Jumla")),
+                                 actions.sell_building(sq("Surkhet"))]
+    assert_illegal(g, actions.build(sq("Jumla")))
+    g.apply(actions.sell_building(sq("Jumla")))  # 900 + 250 covers the tax at once
     assert g.cash[0] == 150
     assert g.buildings[sq("Jumla")] == 0
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 1)
@@ -297,7 +297,7 @@ def test_building_again_after_a_double():
     give(g, 0, "Mahendranagar")
     roll(g, 3, 3)  # Start -> Mahendranagar, own place
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)
-    g.apply(A.build(sq("Surkhet")))
+    g.apply(actions.build(sq("Surkhet")))
     assert g.buildings[sq("Surkhet")] == 1
     assert g.cash[0] == 14_500
 
@@ -309,10 +309,10 @@ def test_a_player_in_jail_may_build_and_sell():
     g.in_jail[0] = True
     give(g, 0, "Jumla", "Surkhet")
     assert builds(g) == list(KARNALI)
-    g.apply(A.build(sq("Jumla")))
+    g.apply(actions.build(sq("Jumla")))
     assert g.cash[0] == 14_500
     assert sells(g) == [sq("Jumla")]
-    g.apply(A.sell_building(sq("Jumla")))
+    g.apply(actions.sell_building(sq("Jumla")))
     assert g.cash[0] == 14_750
     assert g.in_jail[0]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)

@@ -23,13 +23,13 @@ from byapar_env.businessman import (
     Phase,
     Rules,
     RulesError,
+    board,
 )
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import actions as bm_actions
 
 K = ActionKind
-LOT = B.LOTS[0]  # seat 0's lot
-OTHER = B.LOTS[1]  # seat 1's lot
+LOT = board.LOTS[0]  # seat 0's lot
+OTHER = board.LOTS[1]  # seat 1's lot
 STEP_KINDS = (K.TRADE_GIVE_LOT, K.TRADE_TAKE_LOT, K.TRADE_GIVE_SHARE, K.TRADE_TAKE_SHARE,
               K.TRADE_GIVE_CASH, K.TRADE_TAKE_CASH)
 
@@ -54,7 +54,7 @@ def _ids(*actions: Action) -> list[int]:
 def _pledge_and_redeem(env: businessman_v0.raw_env, times: int) -> None:
     """Pledge LOT, or redeem it when pledged, ``times`` times."""
     for _ in range(times):
-        action = A.redeem(LOT) if env.game.mortgaged[LOT] else A.mortgage(LOT)
+        action = bm_actions.redeem(LOT) if env.game.mortgaged[LOT] else bm_actions.mortgage(LOT)
         assert ACTION_ID[action] in env.legal_action_ids()
         env.step(ACTION_ID[action])
 
@@ -64,30 +64,31 @@ def _play_to_turn_of(env: businessman_v0.raw_env, seat: int) -> None:
     game = env.game
     while not (game.phase == Phase.PRE_ROLL and game.turn == seat):
         legal = env.legal_engine_actions()
-        env.step(ACTION_ID[A.ROLL if A.ROLL in legal else legal[-1]])
+        env.step(ACTION_ID[bm_actions.ROLL if bm_actions.ROLL in legal else legal[-1]])
 
 
 # ----------------------------------------------------------------------------- the pre-roll cap
 def test_after_24_pre_roll_actions_only_rolling_is_left_until_the_next_turn() -> None:
     env = _env()
     _pledge_and_redeem(env, 23)
-    assert env.pre_roll_actions == 23 and ACTION_ID[A.redeem(LOT)] in env.legal_action_ids()
+    assert (env.pre_roll_actions == 23
+            and ACTION_ID[bm_actions.redeem(LOT)] in env.legal_action_ids())
     _pledge_and_redeem(env, 1)  # the 24th: LOT redeemed
     assert env.pre_roll_actions == 24
-    roll = _ids(A.ROLL)
+    roll = _ids(bm_actions.ROLL)
     assert env.legal_action_ids() == roll
     assert env.observe("player_0")["action_mask"].nonzero()[0].tolist() == roll
-    assert A.mortgage(LOT) in env.game.legal_actions()  # the engine would allow it
+    assert bm_actions.mortgage(LOT) in env.game.legal_actions()  # the engine would allow it
     before = env.game.to_json()
     with pytest.raises(IllegalActionError):
-        env.step(ACTION_ID[A.mortgage(LOT)])
+        env.step(ACTION_ID[bm_actions.mortgage(LOT)])
     assert env.game.to_json() == before and env.pre_roll_actions == 24
-    env.step(ACTION_ID[A.ROLL])
+    env.step(ACTION_ID[bm_actions.ROLL])
     _play_to_turn_of(env, 1)
     assert env.pre_roll_actions == 0 and len(env.legal_action_ids()) > 1
     _play_to_turn_of(env, 0)
     assert env.pre_roll_actions == 0
-    assert ACTION_ID[A.mortgage(LOT)] in env.legal_action_ids()
+    assert ACTION_ID[bm_actions.mortgage(LOT)] in env.legal_action_ids()
 
 
 def test_with_skip_trivial_the_environment_rolls_at_the_cap() -> None:
@@ -103,19 +104,19 @@ def test_with_skip_trivial_the_environment_rolls_at_the_cap() -> None:
 def test_a_proposal_started_at_the_pre_roll_cap_can_only_be_cancelled() -> None:
     env = _env(max_pre_roll_actions=3)
     _pledge_and_redeem(env, 2)
-    env.step(ACTION_ID[A.start_trade(1)])
+    env.step(ACTION_ID[bm_actions.start_trade(1)])
     assert env.game.phase == Phase.TRADE_COMPOSE and env.pre_roll_actions == 3
-    assert env.legal_action_ids() == _ids(A.CANCEL_TRADE)
-    env.step(ACTION_ID[A.CANCEL_TRADE])
-    assert env.legal_action_ids() == _ids(A.ROLL)
+    assert env.legal_action_ids() == _ids(bm_actions.CANCEL_TRADE)
+    env.step(ACTION_ID[bm_actions.CANCEL_TRADE])
+    assert env.legal_action_ids() == _ids(bm_actions.ROLL)
 
 
 def test_the_pre_roll_count_leaves_out_a_proposals_steps() -> None:
     env = _env()
-    env.step(ACTION_ID[A.start_trade(1)])
-    env.step(ACTION_ID[A.take_lot(OTHER)])
-    env.step(ACTION_ID[A.give_cash(1_000)])
-    env.step(ACTION_ID[A.CANCEL_TRADE])
+    env.step(ACTION_ID[bm_actions.start_trade(1)])
+    env.step(ACTION_ID[bm_actions.take_lot(OTHER)])
+    env.step(ACTION_ID[bm_actions.give_cash(1_000)])
+    env.step(ACTION_ID[bm_actions.CANCEL_TRADE])
     assert env.pre_roll_actions == 1  # the start alone
     _pledge_and_redeem(env, 1)
     assert env.pre_roll_actions == 2
@@ -124,25 +125,25 @@ def test_the_pre_roll_count_leaves_out_a_proposals_steps() -> None:
 # ----------------------------------------------------------------------------- the proposal cap
 def test_after_12_steps_of_a_proposal_only_submit_and_cancel_are_left() -> None:
     env = _env()
-    env.step(ACTION_ID[A.start_trade(1)])
+    env.step(ACTION_ID[bm_actions.start_trade(1)])
     for _ in range(11):  # toggled 11 times: OTHER asked for
-        env.step(ACTION_ID[A.take_lot(OTHER)])
-    env.step(ACTION_ID[A.give_cash(1_000)])
+        env.step(ACTION_ID[bm_actions.take_lot(OTHER)])
+    env.step(ACTION_ID[bm_actions.give_cash(1_000)])
     assert env.game.trade.steps == 12 and env.game.trade.take == [OTHER]
-    assert env.legal_action_ids() == _ids(A.SUBMIT_TRADE, A.CANCEL_TRADE)
+    assert env.legal_action_ids() == _ids(bm_actions.SUBMIT_TRADE, bm_actions.CANCEL_TRADE)
     assert len(env.game.legal_actions()) > 2  # the engine allows 24 steps
     with pytest.raises(IllegalActionError):
-        env.step(ACTION_ID[A.give_cash(1_000)])
-    env.step(ACTION_ID[A.SUBMIT_TRADE])
+        env.step(ACTION_ID[bm_actions.give_cash(1_000)])
+    env.step(ACTION_ID[bm_actions.SUBMIT_TRADE])
     assert env.game.phase == Phase.TRADE_RESPONSE and env.game.current_player == 1
 
 
 def test_an_empty_proposal_at_the_step_cap_can_only_be_cancelled() -> None:
     env = _env(max_trade_steps=4)
-    env.step(ACTION_ID[A.start_trade(1)])
+    env.step(ACTION_ID[bm_actions.start_trade(1)])
     for _ in range(4):  # toggled on and off twice: nothing in it
-        env.step(ACTION_ID[A.take_lot(OTHER)])
-    assert env.legal_action_ids() == _ids(A.CANCEL_TRADE)
+        env.step(ACTION_ID[bm_actions.take_lot(OTHER)])
+    assert env.legal_action_ids() == _ids(bm_actions.CANCEL_TRADE)
 
 
 # ----------------------------------------------------------------------------- clone and options
@@ -153,7 +154,7 @@ def test_clone_copies_the_count_and_is_independent() -> None:
     assert twin.pre_roll_actions == 10
     assert twin.caps.max_pre_roll_actions == 24 and twin.caps.max_trade_steps == 12
     _pledge_and_redeem(twin, 14)
-    assert twin.legal_action_ids() == _ids(A.ROLL)
+    assert twin.legal_action_ids() == _ids(bm_actions.ROLL)
     assert env.pre_roll_actions == 10 and len(env.legal_action_ids()) > 1
 
 
@@ -195,14 +196,15 @@ class Looper(BusinessmanPlayer):
                 picks = [a for a in legal if a.kind in kinds]
                 if picks:
                     return picks[0]
-            return A.ROLL
+            return bm_actions.ROLL
         if phase == Phase.TRADE_COMPOSE:
             picks = [a for a in legal if a.kind in STEP_KINDS]
             if picks:
                 return picks[-1]
-            return A.SUBMIT_TRADE if A.SUBMIT_TRADE in legal else A.CANCEL_TRADE
+            return (bm_actions.SUBMIT_TRADE if bm_actions.SUBMIT_TRADE in legal
+                    else bm_actions.CANCEL_TRADE)
         if phase == Phase.TRADE_RESPONSE:
-            return A.REJECT_TRADE
+            return bm_actions.REJECT_TRADE
         return legal[-1]
 
 
@@ -222,14 +224,14 @@ def test_play_game_applies_the_same_caps_as_the_environment() -> None:
         for turn, phase, steps, legal in looper.seen:
             if phase == Phase.PRE_ROLL:
                 done = counted.get(turn, 0)
-                assert (legal == [A.ROLL]) == (done >= 24), (turn, done)
-                if legal != [A.ROLL] and done < 24:
+                assert (legal == [bm_actions.ROLL]) == (done >= 24), (turn, done)
+                if legal != [bm_actions.ROLL] and done < 24:
                     counted[turn] = done + 1
             elif phase == Phase.TRADE_COMPOSE:
                 assert steps <= 12
                 if steps == 12:
                     proposals += 1
-                    assert set(legal) <= {A.SUBMIT_TRADE, A.CANCEL_TRADE}
+                    assert set(legal) <= {bm_actions.SUBMIT_TRADE, bm_actions.CANCEL_TRADE}
         assert counted and all(n == 24 for n in counted.values())
     assert proposals >= 3
     # The same loopers seated in the environment play the same game.
@@ -250,14 +252,14 @@ def test_play_game_refuses_an_action_a_cap_removed() -> None:
     class Stubborn(BusinessmanPlayer):
         def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
             if game.phase == Phase.PRE_ROLL and game.mortgaged[LOT]:
-                return A.redeem(LOT)
-            return A.mortgage(LOT) if game.phase == Phase.PRE_ROLL else legal[0]
+                return bm_actions.redeem(LOT)
+            return bm_actions.mortgage(LOT) if game.phase == Phase.PRE_ROLL else legal[0]
 
     game = _start()
     with pytest.raises(IllegalActionError, match="cap"):
         play_game(game, [Stubborn(), Stubborn()], skip_trivial=False, max_pre_roll_actions=5)
     assert game.version == 5 and game.mortgaged[LOT]  # the refused redemption changed nothing
-    assert A.redeem(LOT) in game.legal_actions()  # which the engine alone would allow
+    assert bm_actions.redeem(LOT) in game.legal_actions()  # which the engine alone would allow
 
 
 # ----------------------------------------------------------------------------- the players
@@ -275,8 +277,8 @@ def test_the_learned_player_chooses_only_what_the_caps_leave() -> None:
     env = _env()
     _pledge_and_redeem(env, 24)
     game = env.game
-    assert hard.choose(game, 0, env.legal_engine_actions()) == A.ROLL
-    assert hard.act(env, 0) == ACTION_ID[A.ROLL]
+    assert hard.choose(game, 0, env.legal_engine_actions()) == bm_actions.ROLL
+    assert hard.act(env, 0) == ACTION_ID[bm_actions.ROLL]
     # A whole game under tight caps: play_game refuses any action a cap removed.
     game = Game(Rules(num_players=3, max_rounds=4), seed=2)
     players = [hard, make_agent("medium", 1), make_agent("hard")]

@@ -19,9 +19,9 @@ from byapar_env.businessman import (
     Rules,
     RulesError,
     SeedError,
+    actions,
+    board,
 )
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
 from byapar_env.businessman.state import STATE
 
 
@@ -42,12 +42,12 @@ def _with_other_hand(g: Game, seat: int) -> tuple[Game, set[int]]:
     whose hands changed."""
     other = g.clone()
     used = [k for h in g.hands for k in h] + g.played
-    spare = {k.index: k.count - used.count(k.index) for k in B.EXCHANGE_KINDS}
+    spare = {k.index: k.count - used.count(k.index) for k in board.EXCHANGE_KINDS}
     changed = {seat}
     new_hand = list(g.hands[seat])
     for i, card in enumerate(new_hand):
-        deck = B.EXCHANGE_KINDS[card].deck
-        choice = next((k.index for k in B.EXCHANGE_KINDS
+        deck = board.EXCHANGE_KINDS[card].deck
+        choice = next((k.index for k in board.EXCHANGE_KINDS
                        if k.deck == deck and k.index != card and spare[k.index] > 0), None)
         if choice is not None:
             spare[choice] -= 1
@@ -56,7 +56,7 @@ def _with_other_hand(g: Game, seat: int) -> tuple[Game, set[int]]:
         for partner in range(g.num_players):
             theirs = other.hands[partner]
             j = next((j for j, k in enumerate(theirs)
-                      if B.EXCHANGE_KINDS[k].deck == deck and k != card), None)
+                      if board.EXCHANGE_KINDS[k].deck == deck and k != card), None)
             if partner != seat and j is not None:
                 new_hand[i], theirs[j] = theirs[j], card
                 other.hands[partner] = sorted(theirs)
@@ -94,7 +94,7 @@ def test_the_view_holds_no_deck_order_generator_or_seed() -> None:
     assert v["deck_sizes"] == {d: len(c) for d, c in g.decks.items()}
     # Two games that differ only in the order of the Surprise and Notice decks look the same.
     other = g.clone()
-    for d in B.DECKS:
+    for d in board.DECKS:
         other.decks[d] = list(reversed(other.decks[d]))
     assert other.view(1) == v and json.dumps(other.view(1)) == text
     with pytest.raises(ValueError):
@@ -103,12 +103,14 @@ def test_the_view_holds_no_deck_order_generator_or_seed() -> None:
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
     g = new()
-    for bad in (A.buy(6), A.END_SESSION, A.pick_colour(0), A.build_branch(1), A.redeem(6),
-                A.start_trade(0), A.start_trade(5), A.play_card(0, 0), A.ACCEPT_TRADE):
+    for bad in (actions.buy(6), actions.END_SESSION, actions.pick_colour(0),
+                actions.build_branch(1), actions.redeem(6), actions.start_trade(0),
+                actions.start_trade(5), actions.play_card(0, 0), actions.ACCEPT_TRADE):
         assert_illegal(g, bad)
     before = g.to_json()
-    for malformed in (A.Action(A.ActionKind.BUY, 6.0), A.Action(A.ActionKind.ROLL, 3),
-                      A.Action(99), "roll", None, A.Action(A.ActionKind.ROLL, -1, -1, 1)):
+    for malformed in (actions.Action(actions.ActionKind.BUY, 6.0),
+                      actions.Action(actions.ActionKind.ROLL, 3), actions.Action(99), "roll", None,
+                      actions.Action(actions.ActionKind.ROLL, -1, -1, 1)):
         assert not g.is_legal(malformed)
         with pytest.raises(IllegalActionError) as err:
             g.apply(malformed)
@@ -118,25 +120,26 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     g = _played(2, 7, 10**6)
     assert g.is_over and g.legal_actions() == []
     with pytest.raises(IllegalActionError, match="over"):
-        g.apply(A.ROLL)
+        g.apply(actions.ROLL)
 
 
 def test_actions_read_in_words() -> None:
-    assert str(A.ROLL) == "roll"
-    assert str(A.build_branch(6)) == "build a branch on Bakery"
-    assert str(A.buy(46)) == "buy Tokyo electronics"
-    assert str(A.play_card(2, 0)) == "play the card in slot 2 on RED"
-    assert str(A.play_card(0, 2, down=True)) == "play the card in slot 0 on GREEN (halve)"
-    assert str(A.yes(B.FORK_CUSTOMS)) == "go abroad through customs"
-    assert str(A.give_cash(10_000)) == "give 10,000 cr more"
-    assert str(A.hotel(B.HOTEL_ROULETTE_3)) == "play the roulette three times from the Hotel"
-    assert str(A.Action(99)) == "unknown action kind 99"
+    assert str(actions.ROLL) == "roll"
+    assert str(actions.build_branch(6)) == "build a branch on Bakery"
+    assert str(actions.buy(46)) == "buy Tokyo electronics"
+    assert str(actions.play_card(2, 0)) == "play the card in slot 2 on RED"
+    assert str(actions.play_card(0, 2, down=True)) == "play the card in slot 0 on GREEN (halve)"
+    assert str(actions.yes(board.FORK_CUSTOMS)) == "go abroad through customs"
+    assert str(actions.give_cash(10_000)) == "give 10,000 cr more"
+    assert (str(actions.hotel(board.HOTEL_ROULETTE_3))
+            == "play the roulette three times from the Hotel")
+    assert str(actions.Action(99)) == "unknown action kind 99"
     assert len(set(map(str, ALL_ACTIONS))) == len(ALL_ACTIONS)
     assert len(ACTION_ID) == len(ALL_ACTIONS)
     with pytest.raises(ValueError):
-        A.mortgage(78)
+        actions.mortgage(78)
     with pytest.raises(ValueError):
-        A.give_cash(5_000)
+        actions.give_cash(5_000)
 
 
 def test_the_log_names_what_happened_in_words() -> None:

@@ -12,8 +12,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from byapar_env import businessman_v0
-from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, IllegalActionError, RulesError
-from byapar_env.businessman import board as B
+from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, IllegalActionError, RulesError, board
 from byapar_env.businessman.action_table import NUM_ACTIONS, id_ranges, legal_ids
 from byapar_env.businessman.observation import OBSERVATION_SIZE, observation_layout
 
@@ -123,7 +122,7 @@ def test_rounds_is_the_round_limit_as_in_byapar_and_max_rounds_still_works() -> 
 # ----------------------------------------------------------------------------- what a seat sees
 def _other_hand(hand: list[int], used: list[int]) -> list[int]:
     """A hand of the same size, other cards where any are left undealt and unplayed."""
-    spare = {k.index: k.count - used.count(k.index) for k in B.EXCHANGE_KINDS}
+    spare = {k.index: k.count - used.count(k.index) for k in board.EXCHANGE_KINDS}
     new = []
     for card in hand:
         pick = next((k for k in spare if k != card and spare[k] > 0), (card + 1) % 11)
@@ -195,7 +194,7 @@ def test_the_observer_sees_its_own_hand_and_every_hand_size() -> None:
         seat = env.agent_name_mapping[agent]
         obs = env.observe(agent)["observation"]
         counts = np.round(obs[layout["hand"]] * 4).astype(int).tolist()
-        assert counts == [env.game.hands[seat].count(k) for k in range(B.NUM_EXCHANGE_KINDS)]
+        assert counts == [env.game.hands[seat].count(k) for k in range(board.NUM_EXCHANGE_KINDS)]
 
 
 # ----------------------------------------------------------------------------- rewards and endings

@@ -22,14 +22,12 @@ from byapar_agents.businessman import (
 from byapar_agents.businessman.expert import MIN_PAIRS, compose, rent_score, score
 from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
 
-from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules, actions, board
 from byapar_harness.arena import ArenaConfig, run_arena, validate
 
 YELLOW = 3
-_F = B.FIGURES
-_LARGE = {k.index for k in B.EXCHANGE_KINDS if k.deck == B.LARGE}
+_F = board.FIGURES
+_LARGE = {k.index for k in board.EXCHANGE_KINDS if k.deck == board.LARGE}
 
 
 def _fast(seed: int = 0, **options) -> ExpertBusinessmanPlayer:
@@ -55,7 +53,7 @@ def _mid_game(seed: int = 11, decisions: int = 120) -> Game:
 
 
 def _unseen_by_hand(game: Game, seat: int) -> Counter:
-    pool = Counter(B.EXCHANGE_DECK[B.LARGE] + B.EXCHANGE_DECK[B.SMALL])
+    pool = Counter(board.EXCHANGE_DECK[board.LARGE] + board.EXCHANGE_DECK[board.SMALL])
     pool.subtract(game.hands[seat])
     pool.subtract(game.played)
     return +pool
@@ -66,15 +64,15 @@ def test_unseen_cards_are_the_printed_cards_less_own_hand_and_played() -> None:
     game = new(3)
     set_hand(game, 0, "L-DOUBLE", "L-DOUBLE", "S-FALL-5")
     set_hand(game, 1, "L-BOOM-3")
-    game.played = [B.exchange_kind("L-DOUBLE"), B.exchange_kind("S-RISE-1")]
+    game.played = [board.exchange_kind("L-DOUBLE"), board.exchange_kind("S-RISE-1")]
     unseen = game.unseen_cards(0)
     assert len(unseen) == 42 - 3 - 2 and unseen == sorted(unseen)
     counts = Counter(unseen)
-    assert counts[B.exchange_kind("L-DOUBLE")] == 6 - 3  # six printed: two held, one played
-    assert counts[B.exchange_kind("S-FALL-5")] == 3 - 1
-    assert counts[B.exchange_kind("S-RISE-1")] == 4 - 1
-    assert counts[B.exchange_kind("L-BOOM-3")] == 4  # seat 1's card is unseen by seat 0
-    assert Counter(game.unseen_cards(1))[B.exchange_kind("L-BOOM-3")] == 3
+    assert counts[board.exchange_kind("L-DOUBLE")] == 6 - 3  # six printed: two held, one played
+    assert counts[board.exchange_kind("S-FALL-5")] == 3 - 1
+    assert counts[board.exchange_kind("S-RISE-1")] == 4 - 1
+    assert counts[board.exchange_kind("L-BOOM-3")] == 4  # seat 1's card is unseen by seat 0
+    assert Counter(game.unseen_cards(1))[board.exchange_kind("L-BOOM-3")] == 3
     with pytest.raises(ValueError):
         game.unseen_cards(3)
 
@@ -169,7 +167,7 @@ def test_a_single_legal_action_is_answered_at_once() -> None:
         raise AssertionError("searched a forced decision")
 
     expert.evaluate = no_search  # type: ignore[method-assign]
-    assert expert.choose(game, 0, game.legal_actions()) == A.decline(1)
+    assert expert.choose(game, 0, game.legal_actions()) == actions.decline(1)
     assert expert.last is None
 
 
@@ -195,14 +193,14 @@ def test_the_search_overrules_the_policys_wrong_card_play() -> None:
     from the bare network here, ``calculated=False``; by default it starts from the hard
     player's sums, which halve YELLOW at once: the next test.)"""
     game = deuce_at_the_exchange()
-    halve_yellow = A.play_card(0, YELLOW, True)
+    halve_yellow = actions.play_card(0, YELLOW, True)
     hard = LearnedBusinessmanPlayer(ExpertBusinessmanPlayer().learned.folder)
-    assert hard.choose(game, 0, game.legal_actions()) == A.play_card(0, 0, True)  # RED
+    assert hard.choose(game, 0, game.legal_actions()) == actions.play_card(0, 0, True)  # RED
     expert = _fast(0, sims=8, calculated=False)
-    assert expert.prior(game, 0, game.legal_actions()) == A.play_card(0, 0, True)
+    assert expert.prior(game, 0, game.legal_actions()) == actions.play_card(0, 0, True)
     evaluation = expert.evaluate(game, seed=1)
     policy, chosen = evaluation.candidates[0], evaluation.candidates[evaluation.choice]
-    assert policy.source == "policy" and policy.action == A.play_card(0, 0, True)
+    assert policy.source == "policy" and policy.action == actions.play_card(0, 0, True)
     assert chosen.action == halve_yellow and chosen.source == "medium"
     assert chosen.mean - policy.mean > 0.01  # a point of net-worth share and more
     assert all(a - b > 0 for a, b in zip(chosen.scores, policy.scores, strict=True))
@@ -215,14 +213,14 @@ def test_by_default_the_expert_starts_from_the_hard_players_card_sums() -> None:
     likely plays are the others."""
     game = deuce_at_the_exchange()
     expert = _fast(0, sims=8)
-    halve_yellow = A.play_card(0, YELLOW, True)
+    halve_yellow = actions.play_card(0, YELLOW, True)
     assert expert.prior(game, 0, game.legal_actions()) == halve_yellow
     candidates, index = expert.candidates(game)
     assert index == 0 and candidates[0].action == halve_yellow
     assert candidates[0].source == "policy"
     assert [c.action for c in candidates].count(halve_yellow) == 1
     assert not any(c.source == "medium" for c in candidates)
-    assert A.play_card(0, 0, True) in [c.action for c in candidates]  # the network's RED
+    assert actions.play_card(0, 0, True) in [c.action for c in candidates]  # the network's RED
     assert expert.choose(game, 0, game.legal_actions()) == halve_yellow
 
 
@@ -238,9 +236,9 @@ def test_a_chosen_trade_proposal_is_composed_as_planned() -> None:
     candidates, _ = expert.candidates(game)
     # (the policy's own choice may be a proposal it cancels: started and cancelled at once)
     trades = [c for c in candidates[1:] if c.action.kind == ActionKind.START_TRADE]
-    assert trades and all(c.actions[-1] == A.SUBMIT_TRADE for c in trades)
+    assert trades and all(c.actions[-1] == actions.SUBMIT_TRADE for c in trades)
     medium = next(c for c in trades if c.source == "medium")
-    assert medium.actions[:2] == (A.start_trade(1), A.take_lot(9))
+    assert medium.actions[:2] == (actions.start_trade(1), actions.take_lot(9))
     # Played as chosen: the plan's steps, in order, to the submission.
     expert._plan, expert._plan_turn = list(medium.actions[1:]), game.turn_count
     game.apply(medium.actions[0])
@@ -264,14 +262,15 @@ def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:
         choice = legal[0] if len(legal) == 1 else hard.choose(game, seat, legal)
         if choice.kind == ActionKind.START_TRADE:
             steps = compose(game, seat, choice, hard.choose)
-            if steps[-1] == A.CANCEL_TRADE:
+            if steps[-1] == actions.CANCEL_TRADE:
                 break
         game.apply(choice)
     expert = _fast(0)
     candidates, policy = expert.candidates(game)
-    assert candidates[policy].actions == (choice, A.CANCEL_TRADE)
+    assert candidates[policy].actions == (choice, actions.CANCEL_TRADE)
     assert candidates[policy].source == "policy"
-    assert all(c.actions[-1] != A.CANCEL_TRADE for c in candidates if c is not candidates[policy])
+    assert all(c.actions[-1] != actions.CANCEL_TRADE
+               for c in candidates if c is not candidates[policy])
     # Step by step to the roll, the expert's policy candidates follow the hard player's play.
     twin = game.clone()
     cancelled = 0
@@ -281,9 +280,9 @@ def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:
         steps = compose(twin, seat, choice, hard.choose) if choice.kind == ActionKind.START_TRADE \
             else (choice,)
         candidates, policy = expert.candidates(game)
-        if steps[-1] == A.CANCEL_TRADE:
+        if steps[-1] == actions.CANCEL_TRADE:
             cancelled += 1
-            assert candidates[policy].actions == (choice, A.CANCEL_TRADE)
+            assert candidates[policy].actions == (choice, actions.CANCEL_TRADE)
         else:
             assert candidates[policy].actions == steps
         for step in steps:
@@ -291,9 +290,9 @@ def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:
         for step in candidates[policy].actions:
             game.apply(step)
         assert game.to_json() == twin.to_json()
-        if choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE:
+        if choice == actions.ROLL or steps[-1] == actions.SUBMIT_TRADE:
             break
-    assert cancelled >= 1 and (choice == A.ROLL or steps[-1] == A.SUBMIT_TRADE)
+    assert cancelled >= 1 and (choice == actions.ROLL or steps[-1] == actions.SUBMIT_TRADE)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 5)])
@@ -357,7 +356,7 @@ def test_rollout_variants_play_whole_games(name: str) -> None:
     game = Game(Rules(num_players=3, max_rounds=4), seed=6)
     asked = []
 
-    def check(g: Game, seat: int, action: A.Action) -> None:
+    def check(g: Game, seat: int, action: actions.Action) -> None:
         assert action in g.legal_actions()
         asked.append(seat)
 
@@ -370,7 +369,7 @@ def test_rollout_variants_play_whole_games(name: str) -> None:
 def test_the_rent_score_counts_the_rent_lots_should_still_bring() -> None:
     game = new(2)
     game.owner[6] = 0  # seat 0 holds Bakery: the same net worth as seat 1, holding its price
-    game.cash[0] -= B.CELLS[6].price
+    game.cash[0] -= board.CELLS[6].price
     assert game.net_worth(0) == game.net_worth(1)
     assert score(game, 0) == pytest.approx(0.5)
     assert rent_score(game, 0) > 0.5  # the rent Bakery should bring over the turns left

@@ -7,11 +7,10 @@ import random
 
 import pytest
 
-from byapar_env.businessman import ALL_ACTIONS, Game, Phase, Rules
-from byapar_env.businessman import board as B
+from byapar_env.businessman import ALL_ACTIONS, Game, Phase, Rules, board
 from byapar_env.businessman.state import check_whole
 
-_F = B.FIGURES
+_F = board.FIGURES
 MAX_STEPS = 100_000
 
 
@@ -22,7 +21,7 @@ def check_invariants(g: Game) -> None:
     n = g.num_players
     assert sum(g.cash) == n * _F.starting_cash + g.bank_paid - g.bank_received
     assert all(c >= 0 for c in g.cash)
-    for c in range(B.NUM_COLOURS):
+    for c in range(board.NUM_COLOURS):
         assert g.supply[c] + sum(s[c] for s in g.shares) == _F.shares_per_colour
     if not g.is_over:
         assert g.legal_actions(), "no legal action while the game is on"

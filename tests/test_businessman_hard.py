@@ -28,8 +28,7 @@ from test_businessman_helpers import (
     set_hand,
 )
 
-from byapar_env.businessman import ACTION_ID, Game, Phase, Rules
-from byapar_env.businessman import actions as A
+from byapar_env.businessman import ACTION_ID, Game, Phase, Rules, actions
 from byapar_env.businessman_v0 import raw_env
 
 START = 250_000
@@ -48,9 +47,9 @@ def test_make_agent_hard_is_the_policy_with_sums() -> None:
 def test_hard_halves_the_colour_the_others_hold_where_the_policy_does_not() -> None:
     game = deuce_at_the_exchange()
     legal = game.legal_actions()
-    assert _policy().choose(game, 0, legal) == A.play_card(0, RED, True)
+    assert _policy().choose(game, 0, legal) == actions.play_card(0, RED, True)
     choice = make_agent("hard").choose(game, 0, legal)
-    assert choice == A.play_card(0, YELLOW, True)
+    assert choice == actions.play_card(0, YELLOW, True)
     game.apply(choice)
     # YELLOW falls from 10 to 5 a share: each other seat's six lose 30,000 of worth, and seat 0
     # is paid the fall of its own one share (5,000) while the others' cash stays.
@@ -68,8 +67,8 @@ def test_hard_keeps_a_card_that_harms_nobody() -> None:
             game.shares[s][c] = 0
     land(game, 0, 10)
     legal = game.legal_actions()
-    assert _policy().choose(game, 0, legal).kind != A.SKIP_CARD.kind
-    assert make_agent("hard").choose(game, 0, legal) == A.SKIP_CARD
+    assert _policy().choose(game, 0, legal).kind != actions.SKIP_CARD.kind
+    assert make_agent("hard").choose(game, 0, legal) == actions.SKIP_CARD
 
 
 def test_hard_picks_the_dearest_colour_for_a_gift() -> None:
@@ -92,7 +91,7 @@ def test_hard_answers_the_same_through_the_environment() -> None:
     env.caps.start(env.game)
     env.game_changed()
     seat = env.game.current_player
-    assert make_agent("hard").act(env, seat) == ACTION_ID[A.play_card(0, YELLOW, True)]
+    assert make_agent("hard").act(env, seat) == ACTION_ID[actions.play_card(0, YELLOW, True)]
 
 
 def test_hard_follows_the_policy_outside_the_exchange_card() -> None:
@@ -124,9 +123,9 @@ def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
     legal = game.legal_actions()
     swapped = PhaseSwap(_policy(), frozenset({Phase.EXCHANGE_CARD}))
     assert swapped.name == "EXCHANGE_CARD"
-    assert swapped.choose(game, 0, legal) == A.play_card(0, YELLOW, True)
+    assert swapped.choose(game, 0, legal) == actions.play_card(0, YELLOW, True)
     assert PhaseSwap(_policy(), frozenset({Phase.PICK_COLOUR})).choose(game, 0, legal) == \
-        A.play_card(0, RED, True)
+        actions.play_card(0, RED, True)
     assert main(["--player", "hard", "--games", "2", "--swap", "none,BUY_OFFER+FORK"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("none ") and out[2].startswith("BUY_OFFER+FORK ")

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from byapar_env.businessman import Game, IllegalActionError, Phase, Rules
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Game, IllegalActionError, Phase, Rules, actions, board
 from byapar_env.businessman.state import T_END_TURN, T_LAND
 
 RED, BLUE, GREEN, YELLOW = range(4)
@@ -23,7 +21,7 @@ def new(players: int = 2, **options) -> Game:
 def put(game: Game, seat: int, cell: int, track: int | None = None) -> None:
     """Stand ``seat`` on ``cell`` without a landing effect."""
     game.position[seat] = cell
-    game.track[seat] = B.track_of_cell(cell) if track is None else track
+    game.track[seat] = board.track_of_cell(cell) if track is None else track
 
 
 def turn_of(game: Game, seat: int) -> None:
@@ -38,7 +36,7 @@ def roll(game: Game, d1: int, d2: int, seat: int | None = None) -> None:
     if seat is not None:
         turn_of(game, seat)
     game.force_dice((d1, d2))
-    game.apply(A.ROLL)
+    game.apply(actions.ROLL)
 
 
 def land(game: Game, seat: int, cell: int) -> None:
@@ -58,22 +56,22 @@ def give(game: Game, seat: int, *cells: int, level: int = 0, mortgaged: bool = F
 
 
 def set_hand(game: Game, seat: int, *codes: str) -> None:
-    game.hands[seat] = sorted(B.exchange_kind(c) for c in codes)
+    game.hands[seat] = sorted(board.exchange_kind(c) for c in codes)
 
 
 def slot(game: Game, seat: int, code: str) -> int:
-    return game.hands[seat].index(B.exchange_kind(code))
+    return game.hands[seat].index(board.exchange_kind(code))
 
 
 def skip_session(game: Game) -> None:
     """Play no card (if asked) and end the session."""
     if game.phase == Phase.EXCHANGE_CARD:
-        game.apply(A.SKIP_CARD)
+        game.apply(actions.SKIP_CARD)
     assert game.phase == Phase.EXCHANGE_TRADE
-    game.apply(A.END_SESSION)
+    game.apply(actions.END_SESSION)
 
 
-def assert_illegal(game: Game, action: A.Action) -> None:
+def assert_illegal(game: Game, action: actions.Action) -> None:
     """``action`` is masked: refused with IllegalActionError, the game unchanged."""
     before = game.to_json()
     assert action not in game.legal_actions()

@@ -12,9 +12,7 @@ from byapar_agents.businessman import EasyPlayer, MediumPlayer, make_agent, play
 from test_businessman_helpers import give, land, new, set_hand, slot, turn_of
 
 from byapar_env import businessman_v0
-from byapar_env.businessman import Game, Phase, Rules
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Game, Phase, Rules, actions, board
 from byapar_harness.arena import ArenaConfig, ArenaError, run_arena, validate
 
 BLUE = 1
@@ -34,7 +32,7 @@ def test_whole_seeded_games_with_only_legal_choices(kinds: list[str]) -> None:
         game = Game(Rules(num_players=len(kinds)), seed=seed)
         asked: list[int] = []
 
-        def check(g: Game, seat: int, action: A.Action, asked: list[int] = asked) -> None:
+        def check(g: Game, seat: int, action: actions.Action, asked: list[int] = asked) -> None:
             assert action in g.legal_actions(), (seat, str(action))
             asked.append(seat)
 
@@ -85,7 +83,8 @@ def test_no_player_reads_another_seats_hand() -> None:
             twin = game.clone()
             for s in range(game.num_players):
                 if s != seat:
-                    twin.hands[s] = sorted((k + 5) % B.NUM_EXCHANGE_KINDS for k in game.hands[s])
+                    twin.hands[s] = sorted((k + 5) % board.NUM_EXCHANGE_KINDS
+                                           for k in game.hands[s])
             probe = copy.deepcopy(players[seat])
             action = players[seat].choose(game, seat, legal)
             assert probe.choose(twin, seat, twin.legal_actions()) == action
@@ -109,24 +108,24 @@ def test_medium_buys_the_last_lot_of_a_group_for_its_worth_and_then_builds() -> 
             break
     # Canteen's worth to its owner: 34,000 + 3,500 rent x 1/40 x 60 opponent turns = 39,250,
     # offered in whole thousands.
-    assert steps == [A.start_trade(1), A.take_lot(9)] + [A.give_cash(10_000)] * 4 + [
-        A.SUBMIT_TRADE]
+    assert steps == ([actions.start_trade(1), actions.take_lot(9)]
+                     + [actions.give_cash(10_000)] * 4 + [actions.SUBMIT_TRADE])
     assert game.phase == Phase.TRADE_RESPONSE and game.trade.cash == 40_000
-    assert EasyPlayer().choose(game, 1, game.legal_actions()) == A.ACCEPT_TRADE
-    game.apply(A.ACCEPT_TRADE)
+    assert EasyPlayer().choose(game, 1, game.legal_actions()) == actions.ACCEPT_TRADE
+    game.apply(actions.ACCEPT_TRADE)
     assert game.owner[9] == 0 and game.cash[0] == 210_000
     # The whole group: a branch where it adds the most rent per credit (Canteen: 10,000 more
     # for 20,000; Bakery and Cafe 9,000).
-    assert medium.choose(game, 0, game.legal_actions()) == A.build_branch(9)
+    assert medium.choose(game, 0, game.legal_actions()) == actions.build_branch(9)
 
 
 def test_medium_keeps_its_reserve_before_building() -> None:
     game = new(2)
     give(game, 0, 6, 8, 9)
     game.cash[0] = 29_000  # a branch costs 20,000; the reserve is 10,000 with no rival rent
-    assert MediumPlayer().choose(game, 0, game.legal_actions()) == A.ROLL
+    assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.ROLL
     game.cash[0] = 30_000
-    assert MediumPlayer().choose(game, 0, game.legal_actions()) == A.build_branch(9)
+    assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.build_branch(9)
 
 
 def test_medium_answers_trades_by_its_own_valuation() -> None:
@@ -135,17 +134,19 @@ def test_medium_answers_trades_by_its_own_valuation() -> None:
     game = new(4)
     give(game, 0, 6, 8)
     give(game, 1, 9)
-    for a in (A.start_trade(1), A.take_lot(9), A.give_cash(10_000), A.give_cash(10_000),
-              A.give_cash(10_000), A.give_cash(10_000), A.SUBMIT_TRADE):
+    for a in (actions.start_trade(1), actions.take_lot(9), actions.give_cash(10_000),
+              actions.give_cash(10_000), actions.give_cash(10_000), actions.give_cash(10_000),
+              actions.SUBMIT_TRADE):
         game.apply(a)
-    assert MediumPlayer().choose(game, 1, game.legal_actions()) == A.REJECT_TRADE
+    assert MediumPlayer().choose(game, 1, game.legal_actions()) == actions.REJECT_TRADE
     game = new(4)
     give(game, 1, 6, 8)
     give(game, 0, 9)
-    for a in (A.start_trade(1), A.give_lot(9), A.take_cash(10_000), A.take_cash(10_000),
-              A.take_cash(10_000), A.take_cash(10_000), A.SUBMIT_TRADE):
+    for a in (actions.start_trade(1), actions.give_lot(9), actions.take_cash(10_000),
+              actions.take_cash(10_000), actions.take_cash(10_000), actions.take_cash(10_000),
+              actions.SUBMIT_TRADE):
         game.apply(a)
-    assert MediumPlayer().choose(game, 1, game.legal_actions()) == A.ACCEPT_TRADE
+    assert MediumPlayer().choose(game, 1, game.legal_actions()) == actions.ACCEPT_TRADE
 
 
 def test_medium_plays_the_card_that_takes_most_from_the_others() -> None:
@@ -154,14 +155,14 @@ def test_medium_plays_the_card_that_takes_most_from_the_others() -> None:
     for s in (1, 2, 3):
         game.shares[s][BLUE] += 4  # the others hold five BLUE each, medium one
         game.supply[BLUE] -= 4
-    deck = B.SURPRISE_DECK
-    game.decks[deck].remove(B.PASS_CARD[deck])
+    deck = board.SURPRISE_DECK
+    game.decks[deck].remove(board.PASS_CARD[deck])
     game.passes[0] = [deck]
     medium = MediumPlayer()
-    assert medium.choose(game, 0, game.legal_actions()) == A.USE_PASS
-    game.apply(A.USE_PASS)
+    assert medium.choose(game, 0, game.legal_actions()) == actions.USE_PASS
+    game.apply(actions.USE_PASS)
     assert game.phase == Phase.EXCHANGE_CARD
-    assert medium.choose(game, 0, game.legal_actions()) == A.play_card(
+    assert medium.choose(game, 0, game.legal_actions()) == actions.play_card(
         slot(game, 0, "S-FALL-5"), BLUE)
 
 
@@ -172,12 +173,12 @@ def test_medium_pledges_before_selling_buildings_and_redeems_before_forfeiting()
     game.cash[0] = 10_000
     land(game, 0, 4)  # Penalty: 30,000
     assert game.phase == Phase.RAISE_FUNDS
-    assert MediumPlayer().choose(game, 0, game.legal_actions()) == A.mortgage(16)
+    assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.mortgage(16)
     game = new(2)
     give(game, 0, 16, mortgaged=True)
     game.laps[0] = 1  # one more lap and the pledge goes to the bank
     turn_of(game, 0)
-    assert MediumPlayer().choose(game, 0, game.legal_actions()) == A.redeem(16)
+    assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.redeem(16)
 
 
 @pytest.mark.parametrize("cell", [5, 15])
@@ -185,7 +186,7 @@ def test_medium_declines_the_motorway_and_the_roulette(cell: int) -> None:
     game = new(3)
     land(game, 0, cell)
     assert game.phase == Phase.FORK
-    assert MediumPlayer().choose(game, 0, game.legal_actions()) == A.no(game.fork)
+    assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.no(game.fork)
 
 
 # ----------------------------------------------------------------------------- the arena

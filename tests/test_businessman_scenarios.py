@@ -20,12 +20,10 @@ from test_businessman_helpers import (
     turn_of,
 )
 
-from byapar_env.businessman import Phase
-from byapar_env.businessman import actions as A
-from byapar_env.businessman import board as B
+from byapar_env.businessman import Phase, actions, board
 from byapar_env.businessman.game import redeem_cost
 
-SU, NO = B.SURPRISE_DECK, B.NOTICE_DECK
+SU, NO = board.SURPRISE_DECK, board.NOTICE_DECK
 START = 250_000
 
 
@@ -56,7 +54,7 @@ def test_02_win_gift_profit() -> None:
     roll(g, 2, 3, seat=0)
     assert g.position[0] == 33 and g.phase == Phase.PICK_COLOUR and g.picks_left == 3
     for colour in (RED, RED, YELLOW):
-        g.apply(A.pick_colour(colour))
+        g.apply(actions.pick_colour(colour))
     assert g.shares[0] == [3, 1, 1, 2]
     assert g.supply == [56, 58, 58, 57]
     assert g.current_player == 1
@@ -70,8 +68,8 @@ def test_02_an_empty_colour_cannot_be_picked() -> None:
     g.supply[RED] = 0
     roll(g, 1, 1)
     assert g.phase == Phase.PICK_COLOUR
-    assert_illegal(g, A.pick_colour(RED))
-    assert A.pick_colour(BLUE) in g.legal_actions()
+    assert_illegal(g, actions.pick_colour(RED))
+    assert actions.pick_colour(BLUE) in g.legal_actions()
 
 
 # 3 ----------------------------------------------------------------- Lot: buy, rent, doubling
@@ -79,7 +77,7 @@ def test_03_buy_rent_doubling_decline() -> None:
     g = new()
     roll(g, 2, 4)
     assert g.phase == Phase.BUY_OFFER and g.pending_cell == 6
-    g.apply(A.buy(6))
+    g.apply(actions.buy(6))
     assert g.cash[0] == 220_000 and g.owner[6] == 0
     roll(g, 2, 4)  # B from 0
     assert g.cash[1] == 247_000 and g.cash[0] == 223_000
@@ -96,7 +94,7 @@ def test_03_buy_rent_doubling_decline() -> None:
     put(g, 1, 9)
     roll(g, 1, 1, seat=1)
     assert g.phase == Phase.BUY_OFFER and g.pending_cell == 11
-    g.apply(A.decline(11))
+    g.apply(actions.decline(11))
     assert g.owner[11] == -1 and g.cash[1] == 241_000
     assert g.phase == Phase.PRE_ROLL and g.current_player == 0  # no auction
 
@@ -105,27 +103,27 @@ def test_03_buy_is_masked_without_the_cash() -> None:
     g = new()
     g.cash[0] = 29_999
     roll(g, 2, 4)
-    assert g.legal_actions() == [A.decline(6)]
-    assert_illegal(g, A.buy(6))
+    assert g.legal_actions() == [actions.decline(6)]
+    assert_illegal(g, actions.buy(6))
 
 
 # 4 -------------------------------------------------------------- Build, rent on buildings, sell
 def test_04_build_rent_and_sell_back() -> None:
     g = new()
     give(g, 0, 1, 3)
-    g.apply(A.build_branch(1))
+    g.apply(actions.build_branch(1))
     assert g.cash[0] == 235_000
-    g.apply(A.build_enterprise(1))
+    g.apply(actions.build_enterprise(1))
     assert g.cash[0] == 205_000 and g.level[1] == 2
     assert g.tokens_left() == (25, 11)
-    assert_illegal(g, A.build_enterprise(3))
-    assert_illegal(g, A.mortgage(1))
+    assert_illegal(g, actions.build_enterprise(3))
+    assert_illegal(g, actions.mortgage(1))
     land(g, 1, 1)
     assert g.cash[1] == 220_000 and g.cash[0] == 235_000  # rent2, not doubled
     land(g, 1, 3)
     assert g.cash[1] == 215_000 and g.cash[0] == 240_000  # bare, whole group: 2,500 x 2
     turn_of(g, 0)
-    g.apply(A.sell_building(1))
+    g.apply(actions.sell_building(1))
     assert g.level[1] == 1 and g.cash[0] == 255_000 and g.tokens_left() == (25, 12)
     assert g.rent(1) == 10_000
 
@@ -136,7 +134,7 @@ def test_05_supermarket() -> None:
     put(g, 1, 10)
     roll(g, 1, 1, seat=1)
     assert g.cash[1] == 230_000 and g.phase == Phase.BUY_OFFER
-    g.apply(A.buy(12))
+    g.apply(actions.buy(12))
     assert g.cash[1] == 180_000 and g.owner[12] == 1
     bank = g.bank_received
     put(g, 0, 10)
@@ -144,7 +142,7 @@ def test_05_supermarket() -> None:
     assert g.cash[0] == 230_000 and g.cash[1] == 195_000
     assert g.bank_received == bank + 5_000
     turn_of(g, 1)
-    g.apply(A.mortgage(12))
+    g.apply(actions.mortgage(12))
     assert g.cash[1] == 220_000
     put(g, 0, 10)
     roll(g, 1, 1, seat=0)
@@ -166,12 +164,12 @@ def test_06_surprise_and_the_pass() -> None:
     roll(g, 1, 2, seat=1)
     assert g.passes[1] == [SU] and len(g.decks[SU]) == 15 and 2 not in g.decks[SU]
     turn_of(g, 1)
-    assert A.USE_PASS in g.legal_actions()
-    g.apply(A.USE_PASS)
+    assert actions.USE_PASS in g.legal_actions()
+    g.apply(actions.USE_PASS)
     assert g.phase == Phase.EXCHANGE_TRADE and g.decks[SU][-1] == 2
-    g.apply(A.END_SESSION)
+    g.apply(actions.END_SESSION)
     assert g.phase == Phase.PRE_ROLL and g.current_player == 1
-    assert_illegal(g, A.USE_PASS)
+    assert_illegal(g, actions.USE_PASS)
 
 
 # 7 ------------------------------------------------------------------------------ Card movement
@@ -197,7 +195,7 @@ def test_07c_motorway_card_passes_start_and_forks() -> None:
     put(g, 0, 4)
     roll(g, 1, 2)
     assert g.position[0] == 5 and g.cash[0] == 270_000 and g.laps[0] == 1
-    assert g.phase == Phase.FORK and g.fork == B.FORK_MOTORWAY
+    assert g.phase == Phase.FORK and g.fork == board.FORK_MOTORWAY
 
 
 def test_07d_back_three_abroad_stays_abroad() -> None:
@@ -205,7 +203,7 @@ def test_07d_back_three_abroad_stays_abroad() -> None:
     g.stack_deck(SU, "SU11")
     put(g, 0, 40)
     roll(g, 1, 2)
-    assert g.position[0] == 40 and g.track[0] == B.ABROAD and g.cash[0] == START
+    assert g.position[0] == 40 and g.track[0] == board.ABROAD and g.cash[0] == START
 
 
 def test_07e_start_from_abroad_counts_one_lap() -> None:
@@ -213,7 +211,7 @@ def test_07e_start_from_abroad_counts_one_lap() -> None:
     g.stack_deck(SU, "SU3")
     put(g, 0, 40)
     roll(g, 1, 2)
-    assert g.position[0] == 0 and g.track[0] == B.BIG
+    assert g.position[0] == 0 and g.track[0] == board.BIG
     assert g.cash[0] == 270_000 and g.laps[0] == 1
 
 
@@ -279,18 +277,18 @@ def test_09_session_at_the_bank() -> None:
     put(g, 0, 23)
     roll(g, 1, 1)
     assert g.position[0] == 25 and g.phase == Phase.EXCHANGE_CARD
-    g.apply(A.SKIP_CARD)
+    g.apply(actions.SKIP_CARD)
     for _ in range(4):
-        g.apply(A.buy_share(RED))
+        g.apply(actions.buy_share(RED))
     assert g.cash[0] == 210_000 and g.shares[0][RED] == 5 and g.supply[RED] == 54
-    assert_illegal(g, A.buy_share(RED))
-    g.apply(A.sell_share(RED))
+    assert_illegal(g, actions.buy_share(RED))
+    g.apply(actions.sell_share(RED))
     assert g.cash[0] == 220_000 and g.shares[0][RED] == 4 and g.supply[RED] == 55
-    assert_illegal(g, A.buy_share(RED))
-    g.apply(A.sell_share(BLUE))
+    assert_illegal(g, actions.buy_share(RED))
+    g.apply(actions.sell_share(BLUE))
     assert g.cash[0] == 230_000
-    assert_illegal(g, A.sell_share(BLUE))
-    g.apply(A.END_SESSION)
+    assert_illegal(g, actions.sell_share(BLUE))
+    g.apply(actions.END_SESSION)
     assert g.current_player == 1
 
 
@@ -298,15 +296,15 @@ def test_09_broker() -> None:
     g = new()
     put(g, 0, 33)
     roll(g, 1, 1)
-    assert g.phase == Phase.FORK and g.fork == B.FORK_BROKER
-    g.apply(A.yes(B.FORK_BROKER))
+    assert g.phase == Phase.FORK and g.fork == board.FORK_BROKER
+    g.apply(actions.yes(board.FORK_BROKER))
     assert g.cash[0] == 249_000 and g.phase == Phase.EXCHANGE_TRADE
     g = new()
     g.cash[0] = 500
     put(g, 0, 33)
     roll(g, 1, 1)
-    assert g.legal_actions() == [A.no(B.FORK_BROKER)]
-    assert_illegal(g, A.yes(B.FORK_BROKER))
+    assert g.legal_actions() == [actions.no(board.FORK_BROKER)]
+    assert_illegal(g, actions.yes(board.FORK_BROKER))
 
 
 def test_09_free_sessions_on_10_50_52() -> None:
@@ -326,7 +324,7 @@ def test_10_three_three_gives_a_session_before_the_move() -> None:
     assert g.phase == Phase.EXCHANGE_CARD and g.position[0] == 0
     skip_session(g)
     assert g.position[0] == 6 and g.phase == Phase.BUY_OFFER
-    g.apply(A.decline(6))
+    g.apply(actions.decline(6))
     assert g.current_player == 1 and g.turn == 1
 
 
@@ -346,12 +344,12 @@ def test_11_top_overshoot() -> None:
     set_hand(g, 0, "L-BOOM-3", "L-BOOM-4", "L-DOUBLE", "S-RISE-1", "S-RISE-2", "S-FALL-2",
              "S-FALL-3")
     _session(g)
-    g.apply(A.play_card(slot(g, 0, "L-BOOM-3"), RED))
+    g.apply(actions.play_card(slot(g, 0, "L-BOOM-3"), RED))
     assert g.prices == [25, 7, 7, 7]
     assert g.cash[0] == 253_000 and g.cash[1] == 266_000
-    large = [k for k in g.hands[0] if B.EXCHANGE_KINDS[k].deck == B.LARGE]
+    large = [k for k in g.hands[0] if board.EXCHANGE_KINDS[k].deck == board.LARGE]
     assert len(large) == 2 and len(g.hands[0]) == 6
-    assert g.played == [B.exchange_kind("L-BOOM-3")]
+    assert g.played == [board.exchange_kind("L-BOOM-3")]
     assert g.phase == Phase.EXCHANGE_TRADE
 
 
@@ -361,7 +359,7 @@ def test_12_bottom_overshoot() -> None:
     g.shares = [[1, 4, 1, 1], [1, 5, 1, 1], [1, 0, 1, 1]]
     set_hand(g, 0, "S-FALL-5")
     _session(g)
-    g.apply(A.play_card(0, BLUE))
+    g.apply(actions.play_card(0, BLUE))
     assert g.prices[BLUE] == 1
     assert g.cash == [258_000, 235_000, 250_000]
 
@@ -372,7 +370,7 @@ def test_13_small_rise_with_a_floor() -> None:
     g.shares = [[2, 1, 0, 1], [1, 3, 1, 1]]
     set_hand(g, 0, "S-RISE-3")
     _session(g)
-    g.apply(A.play_card(0, RED))
+    g.apply(actions.play_card(0, RED))
     assert g.prices == [13, 1, 7, 7]
     assert g.cash == [248_000, 244_000]
 
@@ -384,9 +382,9 @@ def test_14_card_mask() -> None:
     g.prices = [20, 10, 10, 10]
     set_hand(g, 0, "L-BOOM-3")
     _session(g)
-    assert_illegal(g, A.play_card(0, RED))
-    assert_illegal(g, A.play_card(0, BLUE, down=True))  # only a Deuce halves
-    g.apply(A.play_card(0, BLUE))
+    assert_illegal(g, actions.play_card(0, RED))
+    assert_illegal(g, actions.play_card(0, BLUE, down=True))  # only a Deuce halves
+    g.apply(actions.play_card(0, BLUE))
     assert g.prices == [17, 20, 7, 7] and g.cash[0] == 14_000
 
 
@@ -400,7 +398,7 @@ def test_15_crash_bankruptcy_and_the_end() -> None:
     supply = list(g.supply)
     received = g.bank_received
     _session(g)
-    g.apply(A.play_card(0, GREEN, down=True))
+    g.apply(actions.play_card(0, GREEN, down=True))
     assert g.prices[GREEN] == 1 and g.cash[0] == START
     assert g.bankrupt[1] and g.cash[1] == 0 and g.hands[1] == []
     assert g.bank_received == received + 80_000
@@ -413,7 +411,7 @@ def test_15_crash_charges_the_others_in_seat_order() -> None:
     g.prices[GREEN] = 1
     set_hand(g, 0, "L-DOUBLE")
     _session(g)
-    g.apply(A.play_card(0, GREEN, down=True))
+    g.apply(actions.play_card(0, GREEN, down=True))
     assert g.cash == [START, 200_000, 200_000]
     paid = [line for line in g.log if "pays 50,000 cr to the bank" in line]
     assert paid == ["seat 1 pays 50,000 cr to the bank", "seat 2 pays 50,000 cr to the bank"]
@@ -421,24 +419,24 @@ def test_15_crash_charges_the_others_in_seat_order() -> None:
 
 # 16 ---------------------------------------------------------------------------------- Motorway
 def _on_motorway(g, cell: int = 5) -> None:
-    put(g, 0, cell, track=B.MOTORWAY)
+    put(g, 0, cell, track=board.MOTORWAY)
 
 
 def test_16_motorway_trip() -> None:
     g = new()
     roll(g, 2, 3)
-    assert g.phase == Phase.FORK and g.fork == B.FORK_MOTORWAY
-    g.apply(A.yes(B.FORK_MOTORWAY))
-    assert g.track[0] == B.MOTORWAY and g.position[0] == 5
+    assert g.phase == Phase.FORK and g.fork == board.FORK_MOTORWAY
+    g.apply(actions.yes(board.FORK_MOTORWAY))
+    assert g.track[0] == board.MOTORWAY and g.position[0] == 5
     roll(g, 1, 2, seat=0)
     assert g.position[0] == 58 and g.phase == Phase.PICK_COLOUR and g.picks_left == 5
     for _ in range(5):
-        g.apply(A.pick_colour(RED))
+        g.apply(actions.pick_colour(RED))
     assert g.shares[0] == [6, 1, 1, 1] and g.supply[RED] == 53
     skip_session(g)
     assert g.current_player == 1
     roll(g, 3, 4, seat=0)
-    assert g.cash[0] == 245_000 and g.position[0] == 35 and g.track[0] == B.BIG
+    assert g.cash[0] == 245_000 and g.position[0] == 35 and g.track[0] == board.BIG
     assert g.current_player == 1  # no Broker offer; the turn ended
     roll(g, 1, 1, seat=0)
     assert g.position[0] == 37 and g.phase == Phase.BUY_OFFER
@@ -455,7 +453,7 @@ def test_16_motorway_variants() -> None:
     _on_motorway(g)
     roll(g, 3, 3)
     assert g.phase == Phase.EXCHANGE_TRADE and g.position[0] == 5
-    g.apply(A.END_SESSION)
+    g.apply(actions.END_SESSION)
     assert g.position[0] == 61 and g.cash[0] == 220_000
     g = new()
     put(g, 0, 5)  # said no: still on the big perimeter
@@ -490,10 +488,10 @@ def _motorway_trip_statistics() -> tuple[float, float, float, float]:
         moves += visit[k]
         for s, pr in probs.items():
             visit[min(k + s, 10)] += visit[k] * pr
-    kind = {k: B.CELLS[55 + k].kind for k in range(1, 11)}
-    p3 = sum(visit[k] for k in kind if kind[k] == B.M_SHARES)
-    p_acc = sum(visit[k] for k in kind if kind[k] == B.M_ACCIDENT)
-    p8 = sum(visit[k] for k in kind if kind[k] == B.M_HALF)
+    kind = {k: board.CELLS[55 + k].kind for k in range(1, 11)}
+    p3 = sum(visit[k] for k in kind if kind[k] == board.M_SHARES)
+    p_acc = sum(visit[k] for k in kind if kind[k] == board.M_ACCIDENT)
+    p8 = sum(visit[k] for k in kind if kind[k] == board.M_HALF)
     return moves, p3, p_acc, p8
 
 
@@ -510,11 +508,11 @@ def test_17_roulette_to_the_bank() -> None:
     g = new()
     put(g, 0, 13)
     roll(g, 1, 1)
-    assert g.fork == B.FORK_ROULETTE
-    g.apply(A.yes(B.FORK_ROULETTE))
-    assert g.track[0] == B.ROULETTE and g.position[0] == 66
+    assert g.fork == board.FORK_ROULETTE
+    g.apply(actions.yes(board.FORK_ROULETTE))
+    assert g.track[0] == board.ROULETTE and g.position[0] == 66
     roll(g, 5, 6, seat=0)
-    assert g.cash[0] == 450_000 and g.position[0] == 15 and g.track[0] == B.BIG
+    assert g.cash[0] == 450_000 and g.position[0] == 15 and g.track[0] == board.BIG
     assert g.current_player == 1  # no fork on the way out
 
 
@@ -522,9 +520,9 @@ def test_17_roulette_loss_exit_and_wrap() -> None:
     g = new()
     put(g, 0, 66)
     roll(g, 1, 1)
-    assert g.position[0] == 68 and g.cash[0] == 230_000 and g.track[0] == B.ROULETTE
+    assert g.position[0] == 68 and g.cash[0] == 230_000 and g.track[0] == board.ROULETTE
     roll(g, 1, 2, seat=0)
-    assert g.position[0] == 15 and g.track[0] == B.BIG
+    assert g.position[0] == 15 and g.track[0] == board.BIG
     roll(g, 2, 3, seat=0)
     assert g.position[0] == 20 and g.phase == Phase.HOTEL_MENU
     g = new()
@@ -536,12 +534,12 @@ def test_17_roulette_loss_exit_and_wrap() -> None:
 def _roulette_statistics() -> tuple[float, float, float, float, float]:
     """Exact figures for a full visit from R0 and for the Hotel's three spins, from the board."""
     probs = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
-    cells = [B.CELLS[66 + k] for k in range(12)]
-    stops = {k for k, c in enumerate(cells) if c.kind in (B.R_EXIT, B.R_BANK)}
+    cells = [board.CELLS[66 + k] for k in range(12)]
+    stops = {k for k, c in enumerate(cells) if c.kind in (board.R_EXIT, board.R_BANK)}
 
     def gain(k: int) -> int:
         c = cells[k]
-        return c.amount if c.kind == B.R_BANK else -c.amount if c.kind == B.R_LOSS else 0
+        return c.amount if c.kind == board.R_BANK else -c.amount if c.kind == board.R_LOSS else 0
 
     # Solve the absorbing chain by iteration: from each non-stop cell, spins, P(bank), net.
     spins = [0.0] * 12
@@ -556,7 +554,7 @@ def _roulette_statistics() -> tuple[float, float, float, float, float]:
                 j = (k + s) % 12
                 n_ += pr * gain(j)
                 if j in stops:
-                    b_ += pr * (cells[j].kind == B.R_BANK)
+                    b_ += pr * (cells[j].kind == board.R_BANK)
                 else:
                     s_ += pr * spins[j]
                     b_ += pr * bank[j]
@@ -571,7 +569,7 @@ def _roulette_statistics() -> tuple[float, float, float, float, float]:
             for s, pr in probs.items():
                 j = (k + s) % 12
                 hotel_net += pk * pr * gain(j)
-                if cells[j].kind == B.R_BANK:
+                if cells[j].kind == board.R_BANK:
                     hotel_bank += pk * pr
                 elif j not in stops:
                     nxt[j] = nxt.get(j, 0.0) + pk * pr
@@ -600,42 +598,42 @@ def _hotel(**options):
 def test_18a_purchase_abroad_from_the_hotel() -> None:
     g = _hotel()
     g.force_dice((2, 4))
-    g.apply(A.hotel(B.HOTEL_ABROAD_PURCHASE))
+    g.apply(actions.hotel(board.HOTEL_ABROAD_PURCHASE))
     assert g.phase == Phase.BUY_OFFER and g.pending_cell == 46
-    g.apply(A.buy(46))
+    g.apply(actions.buy(46))
     assert g.cash[0] == 170_000 and g.owner[46] == 0
-    assert g.position[0] == 20 and g.track[0] == B.BIG
+    assert g.position[0] == 20 and g.track[0] == board.BIG
     g = _hotel()
     give(g, 1, 46)
     g.force_dice((2, 4))
-    g.apply(A.hotel(B.HOTEL_ABROAD_PURCHASE))
+    g.apply(actions.hotel(board.HOTEL_ABROAD_PURCHASE))
     assert g.cash == [START, START] and g.current_player == 1  # no rent
 
 
 def test_18b_three_spins_from_the_hotel() -> None:
     g = _hotel()
     g.force_dice((1, 1), (2, 2), (2, 3))
-    g.apply(A.hotel(B.HOTEL_ROULETTE_3))
+    g.apply(actions.hotel(board.HOTEL_ROULETTE_3))
     assert g.cash[0] == 390_000 and g.position[0] == 20 and g.current_player == 1
 
 
 def test_18c_an_exit_ends_the_spins() -> None:
     g = _hotel()
     g.force_dice((2, 3), (1, 1))
-    g.apply(A.hotel(B.HOTEL_ROULETTE_3))
+    g.apply(actions.hotel(board.HOTEL_ROULETTE_3))
     assert g.cash[0] == START and g.forced_dice == [(1, 1)]
 
 
 def test_18d_no_session_on_a_hotel_three_three() -> None:
     g = _hotel()
     g.force_dice((3, 3), (6, 5))
-    g.apply(A.hotel(B.HOTEL_ROULETTE_3))
+    g.apply(actions.hotel(board.HOTEL_ROULETTE_3))
     assert g.cash[0] == 210_000 and g.current_player == 1
 
 
 def test_18_purchase_abroad_masked_without_abroad() -> None:
     g = _hotel(abroad_enabled=False)
-    assert_illegal(g, A.hotel(B.HOTEL_ABROAD_PURCHASE))
+    assert_illegal(g, actions.hotel(board.HOTEL_ABROAD_PURCHASE))
     assert len(g.legal_actions()) == 3
 
 
@@ -647,19 +645,19 @@ def test_19_customs_and_abroad() -> None:
     put(g, 0, 28)
     roll(g, 1, 1)
     assert g.position[0] == 30 and g.cash[0] == START
-    assert g.phase == Phase.FORK and g.fork == B.FORK_CUSTOMS
-    g.apply(A.yes(B.FORK_CUSTOMS))
+    assert g.phase == Phase.FORK and g.fork == board.FORK_CUSTOMS
+    g.apply(actions.yes(board.FORK_CUSTOMS))
     assert g.cash[0] == 260_000 and g.shares[0] == [2, 1, 1, 0]
     assert g.supply == [supply[0] + 1, supply[1], supply[2] + 1, supply[3]]
-    assert g.position[0] == 40 and g.track[0] == B.ABROAD
+    assert g.position[0] == 40 and g.track[0] == board.ABROAD
     roll(g, 4, 5, seat=0)
     assert g.position[0] == 49 and g.phase == Phase.BUY_OFFER
-    g.apply(A.buy(49))
+    g.apply(actions.buy(49))
     assert g.cash[0] == 175_000
     roll(g, 3, 4, seat=0)
-    assert g.position[0] == 31 and g.track[0] == B.BIG and g.laps[0] == 1
+    assert g.position[0] == 31 and g.track[0] == board.BIG and g.laps[0] == 1
     assert g.cash[0] == 175_000
-    g.apply(A.buy(31))
+    g.apply(actions.buy(31))
     assert g.cash[0] == 95_000
 
 
@@ -675,11 +673,11 @@ def test_19_customs_mask() -> None:
     g.cash[0] = 5_000
     put(g, 0, 28)
     roll(g, 1, 1)
-    assert_illegal(g, A.yes(B.FORK_CUSTOMS))
+    assert_illegal(g, actions.yes(board.FORK_CUSTOMS))
     g.cash[0] = 1_000
     g.shares[0] = [2, 0, 0, 0]
-    assert A.yes(B.FORK_CUSTOMS) in g.legal_actions()
-    g.apply(A.yes(B.FORK_CUSTOMS))
+    assert actions.yes(board.FORK_CUSTOMS) in g.legal_actions()
+    g.apply(actions.yes(board.FORK_CUSTOMS))
     assert g.cash[0] == 1_000 and g.shares[0] == [1, 0, 0, 0]
 
 
@@ -688,11 +686,11 @@ def test_20_pledge_redeem_forfeit() -> None:
     g = new()
     give(g, 0, 6)
     g.laps[0] = 2
-    g.apply(A.mortgage(6))
+    g.apply(actions.mortgage(6))
     assert g.cash[0] == 265_000 and g.pledge_lap[6] == 2
-    g.apply(A.start_trade(1))
-    assert_illegal(g, A.give_lot(6))
-    g.apply(A.CANCEL_TRADE)
+    g.apply(actions.start_trade(1))
+    assert_illegal(g, actions.give_lot(6))
+    g.apply(actions.CANCEL_TRADE)
     land(g, 1, 6)
     assert g.cash[1] == START
     put(g, 0, 37)
@@ -702,7 +700,7 @@ def test_20_pledge_redeem_forfeit() -> None:
     turn_of(g, 0)
     saved = g.clone()
     cash = g.cash[0]
-    g.apply(A.redeem(6))
+    g.apply(actions.redeem(6))
     assert g.cash[0] == cash - 16_500 and not g.mortgaged[6]
     g = saved
     put(g, 0, 37)
@@ -718,8 +716,8 @@ def test_21_raising_funds() -> None:
     give(g, 1, 6)
     land(g, 1, 4)
     assert g.phase == Phase.RAISE_FUNDS and g.current_player == 1
-    assert g.legal_actions() == [A.mortgage(6)]
-    g.apply(A.mortgage(6))
+    assert g.legal_actions() == [actions.mortgage(6)]
+    g.apply(actions.mortgage(6))
     assert g.cash[1] == 5_000 and g.phase == Phase.PRE_ROLL and g.current_player == 0
 
 
@@ -760,22 +758,22 @@ def test_23_trade() -> None:
     g = new()
     give(g, 0, 6)
     give(g, 1, 8)
-    g.apply(A.start_trade(1))
+    g.apply(actions.start_trade(1))
     assert g.phase == Phase.TRADE_COMPOSE
-    for action in (A.give_lot(6), A.give_cash(10_000), A.give_cash(10_000), A.take_lot(8),
-                   A.take_share(RED)):
+    for action in (actions.give_lot(6), actions.give_cash(10_000), actions.give_cash(10_000),
+                   actions.take_lot(8), actions.take_share(RED)):
         g.apply(action)
-    g.apply(A.SUBMIT_TRADE)
+    g.apply(actions.SUBMIT_TRADE)
     assert g.phase == Phase.TRADE_RESPONSE and g.current_player == 1
-    g.apply(A.ACCEPT_TRADE)
+    g.apply(actions.ACCEPT_TRADE)
     assert g.owner[8] == 0 and g.owner[6] == 1
     assert g.cash == [230_000, 270_000]
     assert g.shares == [[2, 1, 1, 1], [0, 1, 1, 1]]
     assert g.phase == Phase.PRE_ROLL and g.current_player == 0
     for _ in range(2):
-        g.apply(A.start_trade(1))
-        g.apply(A.CANCEL_TRADE)
-    assert_illegal(g, A.start_trade(1))
+        g.apply(actions.start_trade(1))
+        g.apply(actions.CANCEL_TRADE)
+    assert_illegal(g, actions.start_trade(1))
 
 
 def test_23_pledged_and_built_lots_cannot_be_toggled() -> None:
@@ -783,10 +781,10 @@ def test_23_pledged_and_built_lots_cannot_be_toggled() -> None:
     give(g, 0, 1, 3)
     give(g, 0, 1, level=1)
     give(g, 1, 8, mortgaged=True)
-    g.apply(A.start_trade(1))
-    assert_illegal(g, A.give_lot(1))
-    assert_illegal(g, A.take_lot(8))
-    assert A.give_lot(3) in g.legal_actions()
+    g.apply(actions.start_trade(1))
+    assert_illegal(g, actions.give_lot(1))
+    assert_illegal(g, actions.take_lot(8))
+    assert actions.give_lot(3) in g.legal_actions()
 
 
 # 24 ------------------------------------------------------------------- Round limit and winner
@@ -796,7 +794,7 @@ def test_24_round_limit_and_shared_win() -> None:
     turn_of(g, 1)
     put(g, 1, 18)
     roll(g, 1, 1)  # B to the Hotel
-    g.apply(A.hotel(B.HOTEL_NOTHING))
+    g.apply(actions.hotel(board.HOTEL_NOTHING))
     assert not g.is_over and g.current_player == 2
     give(g, 0, 1, level=1)
     give(g, 0, 3)
@@ -809,7 +807,7 @@ def test_24_round_limit_and_shared_win() -> None:
     assert g.net_worth(2) == 200_000
     put(g, 2, 18)
     roll(g, 1, 1)
-    g.apply(A.hotel(B.HOTEL_NOTHING))
+    g.apply(actions.hotel(board.HOTEL_NOTHING))
     assert g.is_over and g.winners == [0, 1] and g.round == 20
 
 
@@ -819,13 +817,13 @@ def test_25_forks_and_sessions_from_cards() -> None:
     g.stack_deck(SU, "SU16")
     put(g, 0, 19)
     roll(g, 1, 2)
-    assert g.position[0] == 30 and g.phase == Phase.FORK and g.fork == B.FORK_CUSTOMS
+    assert g.position[0] == 30 and g.phase == Phase.FORK and g.fork == board.FORK_CUSTOMS
     g = new()
     g.stack_deck(SU, "SU8")
     put(g, 0, 19)
     roll(g, 1, 2)
     assert g.position[0] == 15 and g.cash[0] == 270_000
-    assert g.phase == Phase.FORK and g.fork == B.FORK_ROULETTE
+    assert g.phase == Phase.FORK and g.fork == board.FORK_ROULETTE
     g = new()
     g.stack_deck(NO, "NO9")
     put(g, 0, 15)

@@ -39,14 +39,13 @@ from byapar_env.action_table import (
 )
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Phase, actions
 from byapar_env.observation import OBSERVATION_SIZE
 
 JUMLA, SURKHET = sq("Jumla"), sq("Surkhet")
 DADELDHURA, MAHENDRANAGAR, DHANGADHI = sq("Dadeldhura"), sq("Mahendranagar"), sq("Dhangadhi")
 JUDGE = JudgedValue(group_value)
-SWAP = A.offer_trade(1, (DADELDHURA,), (SURKHET,))  # seat 0's: completes a group each side
+SWAP = actions.offer_trade(1, (DADELDHURA,), (SURKHET,))  # seat 0's: completes a group each side
 
 
 def _swap_position(game, a: int = 0, b: int = 1) -> None:
@@ -58,7 +57,7 @@ def _swap_position(game, a: int = 0, b: int = 1) -> None:
 
 def _appraisal(declined, accepted, completes_offerer=False, completes_target=False,
                offerer=0, target=1) -> Appraisal:
-    return Appraisal(A.offer_trade(target, (), (SURKHET,)), offerer, tuple(declined),
+    return Appraisal(actions.offer_trade(target, (), (SURKHET,)), offerer, tuple(declined),
                      tuple(accepted), completes_offerer, completes_target)
 
 
@@ -98,10 +97,10 @@ def test_the_offers_listed() -> None:
     assert completing_places(game, 1, 0) == [JUMLA, DADELDHURA]
     listed = listed_deals(game, 0)
     assert listed == (
-        [(A.offer_trade(1, (), (SURKHET,), m), "buy") for m in BUY_AMOUNTS]
-        + [(A.offer_trade(1, (DADELDHURA,), (SURKHET,), m), "swap") for m in SWAP_AMOUNTS]
-        + [(A.offer_trade(1, (JUMLA,), (), m), "sell") for m in SELL_AMOUNTS]
-        + [(A.offer_trade(1, (DADELDHURA,), (), m), "sell") for m in SELL_AMOUNTS])
+        [(actions.offer_trade(1, (), (SURKHET,), m), "buy") for m in BUY_AMOUNTS]
+        + [(actions.offer_trade(1, (DADELDHURA,), (SURKHET,), m), "swap") for m in SWAP_AMOUNTS]
+        + [(actions.offer_trade(1, (JUMLA,), (), m), "sell") for m in SELL_AMOUNTS]
+        + [(actions.offer_trade(1, (DADELDHURA,), (), m), "sell") for m in SELL_AMOUNTS])
     game.cash[0] = 900  # no more money than the payer holds
     assert {o.amount for o, k in listed_deals(game, 0) if k != "sell"} == {-2000, -1000, 0,
                                                                            500}
@@ -119,7 +118,7 @@ def test_a_fair_swap_is_accepted_and_one_that_makes_the_offerer_lead_is_not() ->
     assert rich.accepted[0] > rich.accepted[1]
     assert refusal(rich) == "it makes the offering seat the leader"
     # a purchase of Surkhet alone completes seat 0's group and costs seat 1
-    buy = appraise(game, [A.offer_trade(1, (), (SURKHET,), 5000)], JUDGE)[0]
+    buy = appraise(game, [actions.offer_trade(1, (), (SURKHET,), 5000)], JUDGE)[0]
     assert buy.completes_offerer and not buy.completes_target
     assert refusal(buy) == "it costs the answering seat"
 
@@ -152,7 +151,7 @@ def test_the_memory_keeps_only_offers_that_are_still_repeats() -> None:
     memory = DealMemory()
     memory.remember(game, SWAP)
     give(game, 2, "Jumla")  # Karnali changes: the swap may be made again
-    other = A.offer_trade(1, (), (MAHENDRANAGAR,), 500)
+    other = actions.offer_trade(1, (), (MAHENDRANAGAR,), 500)
     memory.remember(game, other)
     assert memory.made == {offer_key(game, other)}
 
@@ -166,10 +165,10 @@ def test_a_swap_between_two_rivals_is_denied_by_buying_a_piece_of_it() -> None:
     assert credit == pytest.approx({DADELDHURA: (0.25 - 1.75 / 11) / 2,
                                     SURKHET: (0.25 - 1.75 / 11) / 2})
     kinds = {o: k for o, k in listed_deals(game, 0)}
-    assert kinds[A.offer_trade(1, (), (DADELDHURA,), 1000)] == "deny"
-    assert kinds[A.offer_trade(2, (), (SURKHET,), 1000)] == "deny"
+    assert kinds[actions.offer_trade(1, (), (DADELDHURA,), 1000)] == "deny"
+    assert kinds[actions.offer_trade(2, (), (SURKHET,), 1000)] == "deny"
     # the cheapest purchase that seat 1 would take by the same judgement (a point more for it)
-    assert best_offer(game, JUDGE).offer == A.offer_trade(1, (), (DADELDHURA,), 1000)
+    assert best_offer(game, JUDGE).offer == actions.offer_trade(1, (), (DADELDHURA,), 1000)
 
 
 def _env_with_swap_position(seed: int = 3):
@@ -193,8 +192,8 @@ def test_the_hard_player_proposes_the_swap_step_by_step_and_takes_it_as_the_targ
     game = env.game
     assert game.phase == Phase.TRADE_ANSWER and game.offer == (0, SWAP)
     assert refusal(appraise_pending(game, JUDGE)) is None
-    assert hard.act(env, 1) == fixed_action_id(A.ACCEPT_TRADE)
-    env.step(fixed_action_id(A.ACCEPT_TRADE))
+    assert hard.act(env, 1) == fixed_action_id(actions.ACCEPT_TRADE)
+    env.step(fixed_action_id(actions.ACCEPT_TRADE))
     assert game.owner[SURKHET] == 0 and game.owner[DADELDHURA] == 1
     assert game.cash[:2] == [15_000, 15_000]
 
@@ -250,10 +249,10 @@ def test_the_expert_answers_by_the_same_judgement() -> None:
     expert = ExpertPlayer(seed=0, sims=1)
     expert.learned = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     game.apply(SWAP._replace(amount=-2000))  # makes seat 0 the leader: refused
-    assert expert.choose(game, 1, game.legal_actions()) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
+    assert expert.choose(game, 1, game.legal_actions()) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
     game.apply(SWAP)  # fair: taken (one simulation never overrules the judgement)
-    assert expert.choose(game, 1, game.legal_actions()) == A.ACCEPT_TRADE
+    assert expert.choose(game, 1, game.legal_actions()) == actions.ACCEPT_TRADE
 
 
 def test_rollouts_price_a_gift_of_a_completing_piece_for_both_sides() -> None:
@@ -262,7 +261,7 @@ def test_rollouts_price_a_gift_of_a_completing_piece_for_both_sides() -> None:
     game = new_game(4, seed=3)
     _swap_position(game)
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
-    game.apply(A.offer_trade(1, (DADELDHURA,), ()))  # seat 0 gives seat 1 its last piece
+    game.apply(actions.offer_trade(1, (DADELDHURA,), ()))  # seat 0 gives seat 1 its last piece
     taker = simulated_gain(game, 1, JUDGE, policy, rollouts=3, rounds=1)
     giver = simulated_gain(game, 0, JUDGE, policy, rollouts=3, rounds=1)
     assert taker > 0.05 and giver < 0
@@ -286,10 +285,10 @@ def test_hard_sim_refuses_a_completing_deal_its_rollouts_find_bad(monkeypatch) -
     assert checked.accepts_pending(game)
     # a deal that completes no group is not played forward
     monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: pytest.fail("simulated"))
-    game.apply(A.REJECT_TRADE)
+    game.apply(actions.REJECT_TRADE)
     give(game, 1, "Butwal")
     give(game, 0, "Ilam")  # a stray each: swapped, they complete nothing
-    game.apply(A.offer_trade(1, (sq("Ilam"),), (sq("Butwal"),)))
+    game.apply(actions.offer_trade(1, (sq("Ilam"),), (sq("Butwal"),)))
     checked.accepts_pending(game)
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from scenario import give, new_game, put, roll, sq
 
-from byapar_env.engine import IllegalActionError, Phase, actions
-from byapar_env.engine import board as B
+from byapar_env.engine import IllegalActionError, Phase, actions, board
 
 START_CASH = 15_000
 
@@ -23,21 +22,21 @@ def land_on(game, target, d1=2, d2=3):
 
 def hold_bail_card(game, seat, deck):
     """Give ``seat`` the bail card of ``deck``, taking it out of the deck."""
-    number = 10 if deck == B.BHAGYA else 12
+    number = 10 if deck == board.BHAGYA else 12
     game.decks[deck].remove(number)
     game.bail_cards[seat].append(deck)
 
 
 def draw_on_16(game, number):
     """The turn's player rolls 3+4 from the Jail square (visiting) onto Bhagya 16 and draws."""
-    put(game, game.turn, B.JAIL_SQUARE)
-    game.stack_deck(B.BHAGYA, number)
+    put(game, game.turn, board.JAIL_SQUARE)
+    game.stack_deck(board.BHAGYA, number)
     roll(game, 3, 4)
 
 
 def kathmandu_hotel_for(game, seat):
     """``seat`` owns the Capital group with a hotel on each: Kathmandu's rent is Rs 20,000."""
-    give(game, seat, "Lalitpur", "Kathmandu", buildings=B.HOTEL)
+    give(game, seat, "Lalitpur", "Kathmandu", buildings=board.HOTEL)
 
 
 # --------------------------------------------------------------------------- raising cash
@@ -107,13 +106,13 @@ def test_selling_a_hotel_while_raising_leaves_four_houses():
     """A hotel sold while raising cash pays half a house cost and leaves four houses."""
     game = new_game(2)
     kathmandu_hotel_for(game, 1)
-    give(game, 0, "Jumla", "Surkhet", buildings=B.HOTEL)
+    give(game, 0, "Jumla", "Surkhet", buildings=board.HOTEL)
     game.cash[0] = 19_500
     land_on(game, "Kathmandu")
     assert game.phase == Phase.RAISE_CASH
     assert game.legal_actions() == [actions.sell_building(1), actions.sell_building(3)]
     game.apply(actions.sell_building(3))
-    assert game.buildings[1] == B.HOTEL and game.buildings[3] == 4
+    assert game.buildings[1] == board.HOTEL and game.buildings[3] == 4
     assert game.cash[0] == 19_750
     assert game.legal_actions() == [actions.sell_building(1)]
     game.apply(actions.sell_building(1))  # 20,000: pays the rent exactly
@@ -127,7 +126,7 @@ def test_everything_sold_exactly_covers_the_debt_so_no_bankruptcy():
     """Liquidation value equal to the debt: raise cash (selling all), pay, and stay in at Rs 0."""
     game = new_game(2)
     kathmandu_hotel_for(game, 1)
-    give(game, 0, "Jumla", "Surkhet", buildings=B.HOTEL)  # 2 x 1,250 + 2 x 300 = 3,100
+    give(game, 0, "Jumla", "Surkhet", buildings=board.HOTEL)  # 2 x 1,250 + 2 x 300 = 3,100
     game.cash[0] = 20_000 - 3_100
     assert game.liquidation_value(0) == 20_000
     land_on(game, "Kathmandu")
@@ -164,9 +163,9 @@ def test_bankrupt_to_a_player_who_takes_cash_places_and_bail_cards():
     then the cash, the places (mortgages kept) and the bail card go to the owner."""
     game = new_game(3)
     kathmandu_hotel_for(game, 1)
-    give(game, 0, "Jumla", "Surkhet", buildings=B.HOTEL)  # liquidation: 2,500 + 600
+    give(game, 0, "Jumla", "Surkhet", buildings=board.HOTEL)  # liquidation: 2,500 + 600
     give(game, 0, "Bus park", mortgaged=True)  # adds nothing to the liquidation value
-    hold_bail_card(game, 0, B.SAMUDAYA)
+    hold_bail_card(game, 0, board.SAMUDAYA)
     game.cash[0] = 20_000 - 3_100 - 10
     land_on(game, "Kathmandu")
     assert game.bankrupt[0]
@@ -175,8 +174,8 @@ def test_bankrupt_to_a_player_who_takes_cash_places_and_bail_cards():
     assert game.owner[1] == game.owner[3] == game.owner[5] == 1
     assert game.buildings[1] == game.buildings[3] == 0
     assert not game.mortgaged[1] and not game.mortgaged[3] and game.mortgaged[5]
-    assert game.bail_cards == [[], [B.SAMUDAYA], []]
-    assert len(game.decks[B.SAMUDAYA]) == 15
+    assert game.bail_cards == [[], [board.SAMUDAYA], []]
+    assert len(game.decks[board.SAMUDAYA]) == 15
     assert game.phase == Phase.PRE_ROLL and game.current_player == 1 and game.turn == 1
 
 
@@ -186,8 +185,8 @@ def test_bankrupt_to_the_bank_returns_places_unmortgaged_and_bail_cards_under_de
     game = new_game(3)
     give(game, 0, "Jumla", "Surkhet", buildings=1)  # houses 250 + 250, mortgages 300 + 300
     give(game, 0, "Hydropower", mortgaged=True)
-    hold_bail_card(game, 0, B.BHAGYA)
-    hold_bail_card(game, 0, B.SAMUDAYA)
+    hold_bail_card(game, 0, board.BHAGYA)
+    hold_bail_card(game, 0, board.SAMUDAYA)
     game.cash[0] = 200  # liquidation 1,300 < 1,500 Property tax
     land_on(game, "Property tax")
     assert game.bankrupt[0]
@@ -196,8 +195,8 @@ def test_bankrupt_to_the_bank_returns_places_unmortgaged_and_bail_cards_under_de
     for s in (1, 3, 11):
         assert game.owner[s] == -1 and game.buildings[s] == 0 and not game.mortgaged[s]
     assert game.bail_cards[0] == []
-    assert game.decks[B.BHAGYA][-1] == 10 and len(game.decks[B.BHAGYA]) == 16
-    assert game.decks[B.SAMUDAYA][-1] == 12 and len(game.decks[B.SAMUDAYA]) == 16
+    assert game.decks[board.BHAGYA][-1] == 10 and len(game.decks[board.BHAGYA]) == 16
+    assert game.decks[board.SAMUDAYA][-1] == 12 and len(game.decks[board.SAMUDAYA]) == 16
     assert game.phase == Phase.PRE_ROLL and game.current_player == 1
 
 
@@ -263,7 +262,7 @@ def test_bankrupt_to_several_players_shares_the_cash_and_returns_places_to_the_b
     game = new_game(4)
     give(game, 0, "Jumla", mortgaged=True)
     give(game, 0, "Surkhet", mortgaged=True)
-    hold_bail_card(game, 0, B.BHAGYA)
+    hold_bail_card(game, 0, board.BHAGYA)
     game.cash[0] = 990  # nothing left to raise: 990 < 1,500
     draw_on_16(game, 16)
     assert game.bankrupt[0]
@@ -272,7 +271,7 @@ def test_bankrupt_to_several_players_shares_the_cash_and_returns_places_to_the_b
     for s in (1, 3):
         assert game.owner[s] == -1 and not game.mortgaged[s]
     assert game.bail_cards == [[], [], [], []]
-    assert game.decks[B.BHAGYA][-2:] == [16, 10]  # the drawn card, then the returned bail card
+    assert game.decks[board.BHAGYA][-2:] == [16, 10]  # the drawn card, then the returned bail card
     assert game.phase == Phase.PRE_ROLL and game.current_player == 1
 
 
@@ -312,9 +311,9 @@ def test_bhailo_debtors_raise_cash_or_go_bankrupt_to_the_drawer():
     game.cash[1] = 50
     give(game, 2, "Bus park", mortgaged=True)  # seat 2 holds 50 and nothing to raise
     game.cash[2] = 50
-    hold_bail_card(game, 2, B.BHAGYA)
+    hold_bail_card(game, 2, board.BHAGYA)
     put(game, 0, 13)
-    game.stack_deck(B.SAMUDAYA, 3)
+    game.stack_deck(board.SAMUDAYA, 3)
     roll(game, 3, 4)
     assert game.position[0] == 20
     assert game.phase == Phase.RAISE_CASH and game.current_player == 1 and game.turn == 0
@@ -324,7 +323,7 @@ def test_bhailo_debtors_raise_cash_or_go_bankrupt_to_the_drawer():
     assert game.bankrupt == [False, False, True, False]
     assert game.cash == [START_CASH + 100 + 50 + 100, 250, 0, START_CASH - 100]
     assert game.owner[5] == 0 and game.mortgaged[5]
-    assert game.bail_cards[0] == [B.BHAGYA] and game.bail_cards[2] == []
+    assert game.bail_cards[0] == [board.BHAGYA] and game.bail_cards[2] == []
     assert game.phase == Phase.PRE_ROLL and game.current_player == 1 and game.turn == 1
 
 
@@ -333,7 +332,7 @@ def test_bhailo_last_opponent_bankrupt_ends_the_game():
     game = new_game(2)
     game.cash[1] = 40
     put(game, 0, 13)
-    game.stack_deck(B.SAMUDAYA, 3)
+    game.stack_deck(board.SAMUDAYA, 3)
     roll(game, 3, 4)
     assert game.bankrupt == [False, True]
     assert game.is_over and game.winners == [0]

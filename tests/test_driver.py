@@ -26,13 +26,12 @@ from byapar_env.action_table import (
 )
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, SeatDriver, offer_steps
-from byapar_env.engine import Game, IllegalActionError, Phase, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Game, IllegalActionError, Phase, Rules, actions
 from byapar_env.engine.board import PLACES
 from byapar_env.engine.state import state_to_dict
 
 
-def _random_offer(game: Game, rng: random.Random) -> A.Action | None:
+def _random_offer(game: Game, rng: random.Random) -> actions.Action | None:
     """A legal offer of the seat deciding before rolling, with money the environment can
     express, or None."""
     if not game.can_offer_trade():
@@ -42,7 +41,7 @@ def _random_offer(game: Game, rng: random.Random) -> A.Action | None:
     give_ = [s for s in game.places_of(p) if rng.random() < 0.3]
     take = [s for s in game.places_of(t) if rng.random() < 0.3]
     amount = rng.choice((0, 0, *TRADE_AMOUNTS[:6], *(-a for a in TRADE_AMOUNTS[:6])))
-    offer = A.offer_trade(t, give_, take, amount)
+    offer = actions.offer_trade(t, give_, take, amount)
     # Within the draft's step cap, so that every step is a legal id.
     fits = len(give_) + len(take) + (amount != 0) <= SeatDriver().max_trade_steps
     return offer if fits and game.trade_error(offer) is None else None
@@ -130,7 +129,7 @@ def test_offer_steps_are_the_table_ids_of_the_offer() -> None:
         places = rng.sample(PLACES, rng.randint(1, 8))
         cut = rng.randint(0, len(places))
         amount = rng.choice((0, *TRADE_AMOUNTS, *(-a for a in TRADE_AMOUNTS)))
-        offer = A.offer_trade(target, places[:cut], places[cut:], amount)
+        offer = actions.offer_trade(target, places[:cut], places[cut:], amount)
         expected = [by_row["trade_start", (target - seat) % n]]
         # The offer keeps its places sorted: given ones first, then those asked for.
         toggles = sorted(places[:cut]) + sorted(places[cut:])
@@ -142,7 +141,7 @@ def test_offer_steps_are_the_table_ids_of_the_offer() -> None:
         assert steps[0] == TRADE_START_IDS[(target - seat) % n - 1] and steps[-1] == SUBMIT_ID
         assert len(steps) == 2 + len(places) + (amount != 0)
     with pytest.raises(IllegalActionError, match="cannot be composed"):
-        offer_steps(0, 2, A.offer_trade(1, [PLACES[0]], [], 150))
+        offer_steps(0, 2, actions.offer_trade(1, [PLACES[0]], [], 150))
 
 
 def test_an_offer_counts_its_steps_and_is_dropped_at_the_cap() -> None:
@@ -154,7 +153,7 @@ def test_an_offer_counts_its_steps_and_is_dropped_at_the_cap() -> None:
         give(game, 1, "Surkhet")
         return game
 
-    offer = A.offer_trade(1, [sq("Jumla")], [sq("Surkhet")], 500)
+    offer = actions.offer_trade(1, [sq("Jumla")], [sq("Surkhet")], 500)
     assert len(offer_steps(0, 2, offer)) == 5  # start, two toggles, money, submit
 
     roomy = SeatDriver.for_game(position(), max_pre_roll_actions=5)
@@ -186,10 +185,10 @@ def test_offers_that_cannot_be_composed_are_refused_changing_nothing() -> None:
     give(game, 1, "Surkhet")
     driver = SeatDriver.for_game(game)
     before = game.to_json()
-    odd_money = A.offer_trade(1, [sq("Jumla")], [], 250)  # not a trade amount of the table
+    odd_money = actions.offer_trade(1, [sq("Jumla")], [], 250)  # not a trade amount of the table
     with pytest.raises(IllegalActionError, match="cannot be composed"):
         driver.take_engine(odd_money)
-    not_theirs = A.offer_trade(1, [sq("Surkhet")], [], 0)  # seat 0 does not hold Surkhet
+    not_theirs = actions.offer_trade(1, [sq("Surkhet")], [], 0)  # seat 0 does not hold Surkhet
     with pytest.raises(IllegalActionError, match="does not own"):
         driver.take_engine(not_theirs)
     assert game.to_json() == before and (driver.decisions, driver.pre_roll_actions) == (0, 0)
@@ -198,7 +197,7 @@ def test_offers_that_cannot_be_composed_are_refused_changing_nothing() -> None:
 def test_skip_trivial_off_asks_every_decision() -> None:
     """Without skip_trivial nothing is taken unasked, the forced roll at the cap included."""
     driver = SeatDriver.for_game(new_game(2), skip_trivial=False, max_pre_roll_actions=1)
-    assert driver.engine_choices() == [A.ROLL]
+    assert driver.engine_choices() == [actions.ROLL]
     assert driver.decisions == 0
     asking = SeatDriver.for_game(new_game(2))
     asking.engine_choices()

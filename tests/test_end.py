@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from scenario import give, new_game, put, roll, sq
 
-from byapar_env.engine import IllegalActionError, Phase, actions
-from byapar_env.engine import board as B
+from byapar_env.engine import IllegalActionError, Phase, actions, board
 
 
 def quiet_roll(game, seat):
@@ -191,7 +190,7 @@ def test_last_player_left_wins_mid_turn_on_a_card():
     """Seat 1 cannot pay seat 0's Bhailo card: seat 0 wins at once, double or not."""
     game = new_game(2)
     game.cash[1] = 50
-    game.stack_deck(B.SAMUDAYA, 3)
+    game.stack_deck(board.SAMUDAYA, 3)
     roll(game, 1, 1)  # Samudaya: collect Rs 100 from every other player
     assert game.bankrupt[1]
     assert game.cash[0] == 15_050

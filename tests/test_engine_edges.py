@@ -29,8 +29,8 @@ from byapar_env.engine import (
     Rules,
     SeedError,
     actions,
+    board,
 )
-from byapar_env.engine import board as B
 from byapar_env.engine.game import Auction
 from byapar_env.engine.state import STATE
 
@@ -53,7 +53,7 @@ def play_to(phase: Phase, players: int = 3, seed: int = 0, min_steps: int = 60,
         if phase == Phase.TRADE_ANSWER and steps > min_steps and game.can_offer_trade():
             p = game.turn
             mine = [s for s in game.places_of(p)
-                    if not any(game.buildings[x] for x in (B.GROUP_OF[s] or (s,)))]
+                    if not any(game.buildings[x] for x in (board.GROUP_OF[s] or (s,)))]
             if mine:
                 other = next(s for s in game.active_seats() if s != p)
                 offer = actions.offer_trade(other, mine[:1], [], 0)
@@ -92,7 +92,7 @@ def test_huge_cash_lists_a_bounded_set_of_bids(cash: int) -> None:
     assert amounts[:actions.BIDS_LISTED_EACH] == list(
         range(100, 100 * actions.BIDS_LISTED_EACH + 1, 100))
     assert amounts[-1] == cash  # the all-in bid is listed
-    assert all(a % B.BID_STEP == 0 for a in amounts)
+    assert all(a % board.BID_STEP == 0 for a in amounts)
     assert all(len(t) <= actions._BID_CACHE_SIZE for t in actions._BIDS)
 
 
@@ -379,7 +379,7 @@ def _free(data: dict) -> int:
 def _seat_in_jail_elsewhere(data: dict) -> None:
     s = _alive(data)
     data["in_jail"][s] = True
-    data["position"][s] = 3 if data["position"][s] == B.JAIL_SQUARE else data["position"][s]
+    data["position"][s] = 3 if data["position"][s] == board.JAIL_SQUARE else data["position"][s]
 
 
 def _misses_out_of_jail(data: dict) -> None:
@@ -442,7 +442,7 @@ def _owned_by_bankrupt(data: dict) -> None:
     data["in_jail"][seat] = False
     data["jail_misses"][seat] = 0
     data["owner"] = [-1 if o == seat else o for o in data["owner"]]
-    free = next(sq for sq in B.PLACES if data["owner"][sq] == -1 and not data["buildings"][sq]
+    free = next(sq for sq in board.PLACES if data["owner"][sq] == -1 and not data["buildings"][sq]
                 and not data["mortgaged"][sq] and sq != data["pending_square"])
     data["owner"][free] = seat
 
@@ -691,7 +691,7 @@ def test_clone_shares_nothing_mutable() -> None:
                 assert a is not b, f.name
         for s in range(game.num_players):
             assert game.bail_cards[s] is not clone.bail_cards[s]
-        for d in B.DECKS:
+        for d in board.DECKS:
             assert game.decks[d] is not clone.decks[d]
         if game.auction is not None:
             assert game.auction.bidders is not clone.auction.bidders

@@ -12,8 +12,7 @@ from byapar_agents.search import UNDOES, PolicyRolloutPlayer, Rollouts, chance_g
 from scenario import give, new_game, put, roll, sq
 
 from byapar_env.driver import SeatDriver
-from byapar_env.engine import Game, Phase, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Game, Phase, Rules, actions
 from byapar_harness.arena import ArenaConfig, play_game
 
 
@@ -24,7 +23,7 @@ def _legal_choices(monkeypatch) -> list:
 
     def checked(self, game, seat, legal):
         action = original(self, game, seat, legal)
-        if action.kind == A.ActionKind.OFFER_TRADE:
+        if action.kind == actions.ActionKind.OFFER_TRADE:
             assert game.trade_error(action) is None, action
         else:
             assert game.is_legal(action), action
@@ -71,9 +70,9 @@ def test_the_arena_expert_plays_the_default_simulation_budget() -> None:
 def test_a_forced_decision_is_answered_without_search() -> None:
     game = new_game(2)
     game.offers_made = 3  # no trade offer left this turn: rolling is the only choice
-    assert game.legal_actions() == [A.ROLL] and not game.can_offer_trade()
+    assert game.legal_actions() == [actions.ROLL] and not game.can_offer_trade()
     expert = ExpertPlayer(seed=0, sims=64)
-    assert expert.choose(game, 0, [A.ROLL]) == A.ROLL
+    assert expert.choose(game, 0, [actions.ROLL]) == actions.ROLL
     assert expert.last is None
 
 
@@ -97,7 +96,7 @@ def _bad_trade_offered():
     give(game, 0, "Kathmandu")
     give(game, 1, "Lalitpur")
     game.turn = game.current_player = 1
-    offer = A.offer_trade(0, (), (sq("Kathmandu"),), 100)
+    offer = actions.offer_trade(0, (), (sq("Kathmandu"),), 100)
     game.apply(offer)
     assert game.phase == Phase.TRADE_ANSWER and game.current_player == 0
     return game
@@ -107,11 +106,11 @@ def test_search_values_refusing_a_group_completing_trade_above_accepting_it() ->
     game = _bad_trade_offered()
     rollouts = Rollouts(search_root(game), 0)
     seeds = range(12)
-    accept = [rollouts.run(A.ACCEPT_TRADE, s) for s in seeds]
-    reject = [rollouts.run(A.REJECT_TRADE, s) for s in seeds]
+    accept = [rollouts.run(actions.ACCEPT_TRADE, s) for s in seeds]
+    reject = [rollouts.run(actions.REJECT_TRADE, s) for s in seeds]
     assert sum(reject) > sum(accept)
     expert = ExpertPlayer(seed=0, sims=16)
-    assert expert.choose(game, 0, game.legal_actions()) == A.REJECT_TRADE
+    assert expert.choose(game, 0, game.legal_actions()) == actions.REJECT_TRADE
 
 
 def test_search_buys_the_place_that_completes_its_group() -> None:
@@ -121,7 +120,7 @@ def test_search_buys_the_place_that_completes_its_group() -> None:
     roll(game, 2, 3)
     assert game.phase == Phase.BUY and game.pending_square == sq("Kathmandu")
     rollouts = Rollouts(search_root(game), 0)
-    buy, decline = A.buy(sq("Kathmandu")), A.decline(sq("Kathmandu"))
+    buy, decline = actions.buy(sq("Kathmandu")), actions.decline(sq("Kathmandu"))
     seeds = range(12)
     assert sum(rollouts.run(buy, s) for s in seeds) > sum(rollouts.run(decline, s) for s in seeds)
     expert = ExpertPlayer(seed=0, sims=16)
@@ -133,7 +132,7 @@ def test_a_focused_expert_searches_money_decisions_and_leaves_building_to_the_po
     for name in ("Kathmandu", "Lalitpur", "Bhaktapur"):
         give(game, 0, name)
     game.offers_made = 3  # no trade offer left: before rolling it may only build, mortgage, roll
-    assert game.phase == Phase.PRE_ROLL and game.is_legal(A.build(sq("Kathmandu")))
+    assert game.phase == Phase.PRE_ROLL and game.is_legal(actions.build(sq("Kathmandu")))
     full = make_agent("expert-all@24", seed=0).evaluate(game)
     focused = ExpertPlayer(seed=0, sims=24).evaluate(game)  # focused: the default
     assert len(full.candidates) > 1 and full.sims > 0
@@ -159,7 +158,7 @@ def test_the_policy_rollout_player_plays_legally_without_undoing_its_own_moves()
         seat = game.current_player
         action = players[seat].choose(game, seat, legal)
         assert action in legal or game.is_legal(action)
-        assert action.kind != A.ActionKind.OFFER_TRADE
+        assert action.kind != actions.ActionKind.OFFER_TRADE
         if game.phase == Phase.PRE_ROLL:
             turn = taken.setdefault((game.turn_count, seat), [])
             reverse = {v: k for k, v in UNDOES.items()}.get(action.kind)
@@ -231,7 +230,7 @@ def test_every_candidate_is_scored_at_the_same_point_of_the_game() -> None:
     start = (game.round, game.turn)
     rollouts = Rollouts(search_root(game), 2, horizon_rounds=1, value=Recording())
     choices = [a for a in game.legal_actions()
-               if a.kind in (A.ActionKind.BUY, A.ActionKind.DECLINE)]
+               if a.kind in (actions.ActionKind.BUY, actions.ActionKind.DECLINE)]
     assert len(choices) == 2
     for action in choices:
         for seed in range(3):
@@ -286,8 +285,8 @@ def test_a_deadline_drops_a_round_cut_short_and_keeps_the_candidates_paired(monk
 def test_a_rollout_stops_at_its_deadline() -> None:
     game = new_game(3, seed=1)
     rollouts = Rollouts(search_root(game), 0, horizon_rounds=3)
-    assert rollouts.run(A.ROLL, 3, deadline=-1.0) is None
-    assert 0.0 <= rollouts.run(A.ROLL, 3) <= 1.0
+    assert rollouts.run(actions.ROLL, 3, deadline=-1.0) is None
+    assert 0.0 <= rollouts.run(actions.ROLL, 3) <= 1.0
 
 
 def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
@@ -296,7 +295,7 @@ def test_rollouts_draw_their_own_chance_and_leave_the_game_alone() -> None:
     a, b = chance_game(game, 9), chance_game(game, 9)
     assert a.decks == b.decks and a.rng.random() == b.rng.random()
     assert chance_game(game, 10).decks != a.decks  # reshuffled: the real order stays hidden
-    Rollouts(search_root(game), 0).run(A.ROLL, 3)
+    Rollouts(search_root(game), 0).run(actions.ROLL, 3)
     assert game.to_json() == before
 
 
@@ -347,7 +346,7 @@ def test_the_speed_benchmark_prints_its_figures(capsys) -> None:
 def test_an_action_undoing_one_of_this_turn_is_no_candidate() -> None:
     game = new_game(2, seed=4)
     give(game, 0, "Jumla", mortgaged=True)
-    pay_off = A.unmortgage(sq("Jumla"))
+    pay_off = actions.unmortgage(sq("Jumla"))
     assert pay_off in game.legal_actions()
     expert = ExpertPlayer(seed=0, sims=4)
     listed, _ = expert.candidates(game, 0, avoid={pay_off})
@@ -356,12 +355,12 @@ def test_an_action_undoing_one_of_this_turn_is_no_candidate() -> None:
     game = new_game(2, seed=4)
     give(game, 0, "Jumla")
     expert.reset(0)
-    expert._count(game, A.mortgage(sq("Jumla")))
-    game.apply(A.mortgage(sq("Jumla")))
+    expert._count(game, actions.mortgage(sq("Jumla")))
+    game.apply(actions.mortgage(sq("Jumla")))
     for _ in range(5):
         action = expert.choose(game, 0, game.legal_actions())
         assert action != pay_off
-        if action == A.ROLL:
+        if action == actions.ROLL:
             break
         game.apply(action)
 

@@ -14,8 +14,7 @@ from scenario import give, new_game
 
 from byapar_env.action_table import TRADE_AMOUNTS
 from byapar_env.driver import PRE_ROLL_CAP, SeatDriver
-from byapar_env.engine import Game, IllegalActionError, Phase, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Game, IllegalActionError, Phase, Rules, actions
 from byapar_env.fast_play import PlayStop, play_on
 
 
@@ -26,14 +25,14 @@ class Chooser:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, seat: int, legal: list) -> A.Action:
+    def choose(self, game: Game, seat: int, legal: list) -> actions.Action:
         assert legal  # never None for a player that declares nothing
         rng = self.rng
         if game.can_offer_trade() and rng.random() < 0.3:
             t = rng.choice([s for s in game.active_seats() if s != seat])
-            offer = A.offer_trade(t, [s for s in game.places_of(seat) if rng.random() < 0.4],
-                                  [s for s in game.places_of(t) if rng.random() < 0.4],
-                                  rng.choice((0, *TRADE_AMOUNTS[:4])))
+            offer = actions.offer_trade(t, [s for s in game.places_of(seat) if rng.random() < 0.4],
+                                        [s for s in game.places_of(t) if rng.random() < 0.4],
+                                        rng.choice((0, *TRADE_AMOUNTS[:4])))
             if game.trade_error(offer) is None:
                 return offer
         return rng.choice(legal)
@@ -42,7 +41,7 @@ class Chooser:
 class ReadsLegal(MediumPlayer):
     """Medium's judgement in a subclass that declares nothing: it must get ``legal`` always."""
 
-    def choose(self, game: Game, seat: int, legal: list) -> A.Action:
+    def choose(self, game: Game, seat: int, legal: list) -> actions.Action:
         assert legal is not None
         return super().choose(game, seat, legal)
 
@@ -120,7 +119,7 @@ def test_an_offer_too_long_for_the_cap_is_dropped_as_the_driver_drops_it() -> No
         give(game, 0, "Jumla", "Ilam")
         give(game, 1, "Janakpur")
         places0, places1 = game.places_of(0), game.places_of(1)
-        offer = A.offer_trade(1, places0, places1, TRADE_AMOUNTS[0])
+        offer = actions.offer_trade(1, places0, places1, TRADE_AMOUNTS[0])
         assert game.trade_error(offer) is None
         players = [MediumPlayer(), MediumPlayer()]
         stop = (game.round, game.turn)  # only the offer: no decision after it
@@ -130,15 +129,15 @@ def test_an_offer_too_long_for_the_cap_is_dropped_as_the_driver_drops_it() -> No
             play_on(game, players, stop, 20, offer)
         assert game.phase == Phase.PRE_ROLL and game.offers_made == 0
         assert game.places_of(0) == places0 and game.places_of(1) == places1
-        assert game.legal_actions()[0] == A.ROLL
+        assert game.legal_actions()[0] == actions.ROLL
 
 
 def test_an_illegal_offer_is_refused_as_the_driver_refuses_it() -> None:
     game = new_game(2, seed=1)
     give(game, 0, "Jumla")
     before = game.to_json()
-    for offer in (A.offer_trade(1, [], [], 100),  # no place
-                  A.offer_trade(1, game.places_of(0), [], 150)):  # money the table cannot say
+    for offer in (actions.offer_trade(1, [], [], 100),  # no place
+                  actions.offer_trade(1, game.places_of(0), [], 150)):  # money the table cannot say
         with pytest.raises(IllegalActionError):
             play_on(game, [MediumPlayer(), MediumPlayer()], (5, 0), 0, offer)
         with pytest.raises(IllegalActionError):

@@ -130,9 +130,9 @@ def test_a_tiny_grouped_run_plays_reports_and_resumes(tmp_path, monkeypatch) -> 
     text = format_gauntlet(config, result)
     assert "UNSEEN worst case at 3 seats" in text and "seen worst case at 2 seats" in text
     # Started again with the same settings and file, it plays nothing more.
-    import byapar_harness.gauntlet as G
+    from byapar_harness import gauntlet
 
-    monkeypatch.setattr(G, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
+    monkeypatch.setattr(gauntlet, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
     assert run_gauntlet(config, str(path))["cells"] == result["cells"]
     # The groups only choose cells: a plain run of the same settings goes on from the file.
     plain = GauntletConfig(player="medium", opponents=pop, sizes=(2,), games=3, seed=1)

@@ -12,8 +12,7 @@ from byapar_training.widen import WidenError, widen
 from scenario import give, new_game, sq
 
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import IllegalActionError
-from byapar_env.engine import actions as A
+from byapar_env.engine import IllegalActionError, actions
 from byapar_env.habits import FEATURES, Habits, HabitsError
 from byapar_env.observation import OBSERVATION_SIZE, SLICES
 
@@ -26,26 +25,26 @@ def played() -> raw_env:
     env.reset(seed=0)
     env.show_game(game)
     take = env.take_engine
-    take(A.build(sq("Lalitpur")))  # seat 0 builds a house
+    take(actions.build(sq("Lalitpur")))  # seat 0 builds a house
     game.force_dice((1, 2))
-    take(A.ROLL)  # seat 0 lands on Surkhet (600)
-    take(A.buy(sq("Surkhet")))
+    take(actions.ROLL)  # seat 0 lands on Surkhet (600)
+    take(actions.buy(sq("Surkhet")))
     # Seat 1: two offers for Surkhet, refused then accepted; then a place it declines.
-    offer = A.offer_trade(target=0, give=(), take=(sq("Surkhet"),), amount=700)
+    offer = actions.offer_trade(target=0, give=(), take=(sq("Surkhet"),), amount=700)
     take(offer)
-    take(A.REJECT_TRADE)
+    take(actions.REJECT_TRADE)
     take(offer)
-    take(A.ACCEPT_TRADE)
+    take(actions.ACCEPT_TRADE)
     game.force_dice((3, 4))
-    take(A.ROLL)  # seat 1 lands on Dhangadhi (1,000)
-    take(A.decline(sq("Dhangadhi")))
+    take(actions.ROLL)  # seat 1 lands on Dhangadhi (1,000)
+    take(actions.decline(sq("Dhangadhi")))
     # The auction: seat 2, seat 0, seat 1 in turn.
     d = sq("Dhangadhi")
-    take(A.bid(d, 500))  # seat 2
-    take(A.DROP_OUT)  # seat 0
-    take(A.bid(d, 600))  # seat 1
-    take(A.bid(d, 1_200))  # seat 2 raises: its last bid replaces the first
-    take(A.DROP_OUT)  # seat 1: seat 2 wins at 1,200
+    take(actions.bid(d, 500))  # seat 2
+    take(actions.DROP_OUT)  # seat 0
+    take(actions.bid(d, 600))  # seat 1
+    take(actions.bid(d, 1_200))  # seat 2 raises: its last bid replaces the first
+    take(actions.DROP_OUT)  # seat 1: seat 2 wins at 1,200
     assert game.owner[d] == 2 and game.owner[sq("Surkhet")] == 1 and game.round == 1
     return env
 
@@ -140,5 +139,5 @@ def test_a_refused_action_counts_nothing() -> None:
     env = played()
     before = env.habits.to_list()
     with pytest.raises(IllegalActionError):
-        env.take_engine(A.build(sq("Pokhara")))  # nobody's city to build on
+        env.take_engine(actions.build(sq("Pokhara")))  # nobody's city to build on
     assert env.habits.to_list() == before

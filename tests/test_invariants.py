@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from byapar_env.engine import Game, Phase, Rules, actions
-from byapar_env.engine import board as B
+from byapar_env.engine import Game, Phase, Rules, actions, board
 from byapar_env.engine.game import _GROUP
 
 
@@ -26,7 +25,7 @@ def every_fixed_action(game: Game) -> list:
     """Every non-trade action with every square, plus bids around the legal range."""
     out = [actions.ROLL, actions.PAY_FINE, actions.USE_BAIL_CARD, actions.DROP_OUT,
            actions.ACCEPT_TRADE, actions.REJECT_TRADE]
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(board.NUM_SQUARES):
         out += [actions.build(sq), actions.sell_building(sq), actions.mortgage(sq),
                 actions.unmortgage(sq), actions.buy(sq), actions.decline(sq)]
     if game.auction is not None:
@@ -71,9 +70,9 @@ def check_invariants(game: Game) -> None:
     for s in range(n):
         if game.bankrupt[s]:
             assert game.cash[s] == 0 and not game.places_of(s) and not game.bail_cards[s]
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(board.NUM_SQUARES):
         o = game.owner[sq]
-        if sq not in B.PLACES:
+        if sq not in board.PLACES:
             assert o == -1 and game.buildings[sq] == 0 and not game.mortgaged[sq]
             continue
         assert o == -1 or (0 <= o < n and not game.bankrupt[o])
@@ -81,16 +80,16 @@ def check_invariants(game: Game) -> None:
             assert game.buildings[sq] == 0 and not game.mortgaged[sq]
         if game.mortgaged[sq] and _GROUP[sq]:
             assert all(game.buildings[s] == 0 for s in _GROUP[sq])
-    for group in B.GROUPS.values():
+    for group in board.GROUPS.values():
         levels = [game.buildings[s] for s in group]
-        assert all(0 <= b <= B.HOTEL for b in levels)
+        assert all(0 <= b <= board.HOTEL for b in levels)
         if any(levels):
             assert len({game.owner[s] for s in group}) == 1
             assert not any(game.mortgaged[s] for s in group)
             assert max(levels) - min(levels) <= 1, f"uneven building {levels}"
-    for deck in B.DECKS:
+    for deck in board.DECKS:
         held = sum(cards.count(deck) for cards in game.bail_cards)
-        assert sorted(game.decks[deck] + [10 if deck == B.BHAGYA else 12] * held) == list(
+        assert sorted(game.decks[deck] + [10 if deck == board.BHAGYA else 12] * held) == list(
             range(1, 17))
     if game.is_over:
         assert game.winners and all(not game.bankrupt[w] for w in game.winners)

@@ -5,11 +5,9 @@ from __future__ import annotations
 import pytest
 from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Phase, actions, board
 
-JAIL = B.JAIL_SQUARE
+JAIL = board.JAIL_SQUARE
 
 
 def jail(game, seat, misses=0):
@@ -21,7 +19,7 @@ def jail(game, seat, misses=0):
 
 def take_bail_card(game, seat, deck):
     """Hand ``seat`` the bail card of ``deck``, taking it out of the deck as a draw would."""
-    number = 10 if deck == B.BHAGYA else 12
+    number = 10 if deck == board.BHAGYA else 12
     game.decks[deck].remove(number)
     game.bail_cards[seat].append(deck)
 
@@ -56,7 +54,7 @@ def test_go_to_jail_by_a_double_gives_no_extra_turn():
 
 @pytest.mark.parametrize(
     ("deck", "card", "start", "dice"),
-    [(B.BHAGYA, 9, "Pokhara", (1, 2)), (B.SAMUDAYA, 11, "Janakpur", (1, 2))],
+    [(board.BHAGYA, 9, "Pokhara", (1, 2)), (board.SAMUDAYA, 11, "Janakpur", (1, 2))],
 )
 def test_jail_card_pays_no_salary(deck, card, start, dice):
     """A go-to-jail card puts the token on Jail with no salary, though Jail lies past Start."""
@@ -93,11 +91,11 @@ def test_landing_on_jail_is_only_visiting():
     assert not g.in_jail[0]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 1)
     roll(g, 1, 2)
-    g.apply(A.decline(sq("Surkhet")))
-    g.apply(A.DROP_OUT)
-    g.apply(A.DROP_OUT)
+    g.apply(actions.decline(sq("Surkhet")))
+    g.apply(actions.DROP_OUT)
+    g.apply(actions.DROP_OUT)
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)
-    assert A.PAY_FINE not in g.legal_actions()
+    assert actions.PAY_FINE not in g.legal_actions()
     roll(g, 4, 5)  # Jail -> Chautari: an ordinary move out
     assert g.position[0] == sq("Chautari")
 
@@ -108,21 +106,21 @@ def test_jailed_player_choices_before_rolling():
     """In jail before rolling: roll, pay the fine, or use a bail card."""
     g = new_game()
     jail(g, 0)
-    assert g.legal_actions() == [A.ROLL, A.PAY_FINE]
-    take_bail_card(g, 0, B.BHAGYA)
-    assert g.legal_actions() == [A.ROLL, A.PAY_FINE, A.USE_BAIL_CARD]
+    assert g.legal_actions() == [actions.ROLL, actions.PAY_FINE]
+    take_bail_card(g, 0, board.BHAGYA)
+    assert g.legal_actions() == [actions.ROLL, actions.PAY_FINE, actions.USE_BAIL_CARD]
 
 
 def test_pay_fine_then_roll_and_move():
     """Paying the Rs 500 fine frees the player, who then rolls and moves as usual."""
     g = new_game()
     jail(g, 0, misses=2)
-    g.apply(A.PAY_FINE)
+    g.apply(actions.PAY_FINE)
     assert g.cash[0] == 14_500
     assert g.bank_received == 500
     assert not g.in_jail[0]
     assert g.jail_misses[0] == 0
-    assert g.legal_actions() == [A.ROLL]
+    assert g.legal_actions() == [actions.ROLL]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)
     roll(g, 4, 5)  # Jail -> Chautari
     assert g.position[0] == sq("Chautari")
@@ -135,10 +133,10 @@ def test_paying_the_fine_needs_the_cash():
     g = new_game()
     jail(g, 0)
     g.cash[0] = 499
-    assert g.legal_actions() == [A.ROLL]
-    assert_illegal(g, A.PAY_FINE)
+    assert g.legal_actions() == [actions.ROLL]
+    assert_illegal(g, actions.PAY_FINE)
     g.cash[0] = 500
-    g.apply(A.PAY_FINE)
+    g.apply(actions.PAY_FINE)
     assert g.cash[0] == 0
     assert not g.in_jail[0]
 
@@ -148,28 +146,28 @@ def test_a_double_after_paying_the_fine_gives_another_turn():
     g = new_game()
     jail(g, 0)
     give(g, 0, "Birgunj")
-    g.apply(A.PAY_FINE)
+    g.apply(actions.PAY_FINE)
     roll(g, 3, 3)  # Jail -> Birgunj, own place
     assert g.position[0] == sq("Birgunj")
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)
 
 
-@pytest.mark.parametrize(("deck", "number"), [(B.BHAGYA, 10), (B.SAMUDAYA, 12)])
+@pytest.mark.parametrize(("deck", "number"), [(board.BHAGYA, 10), (board.SAMUDAYA, 12)])
 def test_bail_card_frees_and_goes_under_its_deck(deck, number):
     """A used bail card frees the player and becomes the last card of its own deck."""
     g = new_game()
     jail(g, 0)
     take_bail_card(g, 0, deck)
-    other = B.SAMUDAYA if deck == B.BHAGYA else B.BHAGYA
+    other = board.SAMUDAYA if deck == board.BHAGYA else board.BHAGYA
     other_before = list(g.decks[other])
-    g.apply(A.USE_BAIL_CARD)
+    g.apply(actions.USE_BAIL_CARD)
     assert g.bail_cards[0] == []
     assert not g.in_jail[0]
     assert g.decks[deck][-1] == number
     assert sorted(g.decks[deck]) == list(range(1, 17))
     assert g.decks[other] == other_before
     assert g.cash == [15_000, 15_000]
-    assert g.legal_actions() == [A.ROLL]
+    assert g.legal_actions() == [actions.ROLL]
     roll(g, 4, 4)  # an ordinary roll: Jail -> Janakpur, unowned
     assert g.position[0] == sq("Janakpur")
     assert (g.phase, g.current_player) == (Phase.BUY, 0)
@@ -178,20 +176,20 @@ def test_bail_card_frees_and_goes_under_its_deck(deck, number):
 def test_bail_card_drawn_then_kept_then_used():
     """A drawn bail card stays with the player, out of the deck, until it is used."""
     g = new_game()
-    g.stack_deck(B.SAMUDAYA, 12)
+    g.stack_deck(board.SAMUDAYA, 12)
     give(g, 0, "Surkhet")
     roll(g, 1, 1)  # Start -> Samudaya: bail card, then the double plays again
-    assert g.bail_cards[0] == [B.SAMUDAYA]
-    assert 12 not in g.decks[B.SAMUDAYA]
-    assert len(g.decks[B.SAMUDAYA]) == 15
+    assert g.bail_cards[0] == [board.SAMUDAYA]
+    assert 12 not in g.decks[board.SAMUDAYA]
+    assert len(g.decks[board.SAMUDAYA]) == 15
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)
     put(g, 0, "Chautari")
     roll(g, 4, 5)  # -> Go to jail
     assert_jailed(g, 0)
     roll(g, 1, 2)  # seat 1 -> Surkhet, seat 0's place: rent 40
     assert g.cash == [15_040, 14_960]
-    g.apply(A.USE_BAIL_CARD)
-    assert g.decks[B.SAMUDAYA][-1] == 12
+    g.apply(actions.USE_BAIL_CARD)
+    assert g.decks[board.SAMUDAYA][-1] == 12
     assert g.bail_cards[0] == []
 
 
@@ -199,12 +197,12 @@ def test_the_first_held_bail_card_is_used_first():
     """Engine choice: holding both bail cards, the one taken first is used first."""
     g = new_game()
     jail(g, 0)
-    take_bail_card(g, 0, B.SAMUDAYA)
-    take_bail_card(g, 0, B.BHAGYA)
-    g.apply(A.USE_BAIL_CARD)
-    assert g.bail_cards[0] == [B.BHAGYA]
-    assert g.decks[B.SAMUDAYA][-1] == 12
-    assert 10 not in g.decks[B.BHAGYA]
+    take_bail_card(g, 0, board.SAMUDAYA)
+    take_bail_card(g, 0, board.BHAGYA)
+    g.apply(actions.USE_BAIL_CARD)
+    assert g.bail_cards[0] == [board.BHAGYA]
+    assert g.decks[board.SAMUDAYA][-1] == 12
+    assert 10 not in g.decks[board.BHAGYA]
 
 
 def test_a_double_in_jail_frees_and_moves_but_no_extra_turn():
@@ -267,8 +265,8 @@ def test_third_miss_without_the_fine_raises_cash_before_moving():
     assert (g.phase, g.current_player) == (Phase.RAISE_CASH, 0)
     assert g.position[0] == JAIL
     assert g.debt_owed() == 500
-    assert g.legal_actions() == [A.mortgage(sq("Jumla")), A.mortgage(sq("Butwal"))]
-    g.apply(A.mortgage(sq("Jumla")))  # 200 + 300 pays the fine, then the move
+    assert g.legal_actions() == [actions.mortgage(sq("Jumla")), actions.mortgage(sq("Butwal"))]
+    g.apply(actions.mortgage(sq("Jumla")))  # 200 + 300 pays the fine, then the move
     assert g.cash[0] == 0
     assert g.position[0] == sq("Butwal")
     assert not g.in_jail[0]
@@ -281,13 +279,13 @@ def test_third_miss_with_too_little_to_raise_is_bankruptcy():
     jail(g, 0, misses=2)
     g.cash[0] = 100
     give(g, 0, "Jumla", mortgaged=True)
-    take_bail_card(g, 0, B.BHAGYA)
+    take_bail_card(g, 0, board.BHAGYA)
     roll(g, 1, 2)
     assert g.bankrupt[0]
     assert g.cash == [0, 15_000, 15_000]
     assert g.owner[sq("Jumla")] == -1
     assert not g.mortgaged[sq("Jumla")]
-    assert g.decks[B.BHAGYA][-1] == 10
+    assert g.decks[board.BHAGYA][-1] == 10
     assert g.position[0] == JAIL
     assert not g.in_jail[0]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 1)
@@ -319,8 +317,8 @@ def test_a_player_in_jail_still_collects_rent():
 def test_fine_and_bail_card_are_not_legal_outside_jail():
     """A free player cannot pay the fine or spend a bail card."""
     g = new_game()
-    take_bail_card(g, 0, B.BHAGYA)
+    take_bail_card(g, 0, board.BHAGYA)
     put(g, 0, "Jail")
-    assert g.legal_actions() == [A.ROLL]
-    assert_illegal(g, A.PAY_FINE)
-    assert_illegal(g, A.USE_BAIL_CARD)
+    assert g.legal_actions() == [actions.ROLL]
+    assert_illegal(g, actions.PAY_FINE)
+    assert_illegal(g, actions.USE_BAIL_CARD)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from scenario import give, new_game, put, sq
 
-from byapar_env.engine import IllegalActionError, Phase, actions
-from byapar_env.engine import board as B
+from byapar_env.engine import IllegalActionError, Phase, actions, board
 
 START_CASH = 15_000
 
@@ -169,7 +168,7 @@ def test_owner_in_jail_still_collects_rent():
     game = new_game(3)
     give(game, 2, "Pokhara")
     game.in_jail[2] = True
-    put(game, 2, B.JAIL_SQUARE)
+    put(game, 2, board.JAIL_SQUARE)
     land(game, 0, "Pokhara")
     assert game.cash == [START_CASH - 240, START_CASH, START_CASH + 240]
     assert game.in_jail[2]
@@ -316,7 +315,7 @@ def test_landing_on_jail_is_only_visiting():
     """Jail reached by an ordinary move: just visiting, not jailed."""
     game = new_game(3)
     land(game, 0, "Jail")
-    assert game.position[0] == B.JAIL_SQUARE
+    assert game.position[0] == board.JAIL_SQUARE
     assert not game.in_jail[0] and game.jail_misses[0] == 0
     assert game.cash == [START_CASH] * 3
     assert game.phase == Phase.PRE_ROLL and game.current_player == 1
@@ -329,7 +328,7 @@ def test_go_to_jail_sends_to_jail_without_salary():
     put(game, 0, land_start)
     game.force_dice((2, 3))
     game.apply(actions.ROLL)
-    assert game.position[0] == B.JAIL_SQUARE == 9
+    assert game.position[0] == board.JAIL_SQUARE == 9
     assert game.in_jail[0] and game.jail_misses[0] == 0
     assert game.cash == [START_CASH] * 3
     assert game.bank_paid == 0

@@ -186,9 +186,9 @@ def test_gauntlet_plays_every_cell_reports_the_worst_case_and_resumes(tmp_path,
     text = format_gauntlet(config, result)
     assert "worst case at 3 seats" in text and "trader" in text
     # Started again with the same settings and file, it plays nothing more.
-    import byapar_harness.gauntlet as G
+    from byapar_harness import gauntlet
 
-    monkeypatch.setattr(G, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
+    monkeypatch.setattr(gauntlet, "run_arena", lambda *a, **k: pytest.fail("replayed a cell"))
     assert run_gauntlet(config, str(path))["cells"] == result["cells"]
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from scenario import assert_illegal, give, new_game, put, roll, sq
 
-from byapar_env.engine import ActionKind, Phase, mortgage_value, payoff_cost
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import ActionKind, Phase, actions, board, mortgage_value, payoff_cost
 
 # Every place: (price, mortgage value = half the price, pay-off = value + 10% rounded up to Rs 10).
 PLACES = {
@@ -47,9 +45,9 @@ def legal_squares(game, kind):
 
 def test_the_table_covers_every_place():
     """The expected figures below name all 26 places at their board prices."""
-    assert sorted(sq(n) for n in PLACES) == sorted(B.PLACES)
+    assert sorted(sq(n) for n in PLACES) == sorted(board.PLACES)
     for name, (price, _, _) in PLACES.items():
-        assert B.SQUARES[sq(name)].price == price
+        assert board.SQUARES[sq(name)].price == price
 
 
 @pytest.mark.parametrize("name", list(PLACES))
@@ -60,7 +58,7 @@ def test_mortgage_pays_half_the_price(name):
     give(g, 0, name)
     value = PLACES[name][1]
     assert mortgage_value(s) == value
-    g.apply(A.mortgage(s))
+    g.apply(actions.mortgage(s))
     assert g.mortgaged[s]
     assert g.owner[s] == 0
     assert g.cash == [15_000 + value, 15_000]
@@ -76,7 +74,7 @@ def test_paying_off_costs_value_plus_ten_percent_rounded_up(name):
     give(g, 0, name, mortgaged=True)
     cost = PLACES[name][2]
     assert payoff_cost(s) == cost
-    g.apply(A.unmortgage(s))
+    g.apply(actions.unmortgage(s))
     assert not g.mortgaged[s]
     assert g.owner[s] == 0
     assert g.cash == [15_000 - cost, 15_000]
@@ -90,10 +88,10 @@ def test_paying_off_needs_the_cash():
     s = sq("Hydropower")
     g.cash[0] = 829
     assert legal_squares(g, ActionKind.UNMORTGAGE) == []
-    assert_illegal(g, A.unmortgage(s))
+    assert_illegal(g, actions.unmortgage(s))
     g.cash[0] = 830
     assert legal_squares(g, ActionKind.UNMORTGAGE) == [s]
-    g.apply(A.unmortgage(s))
+    g.apply(actions.unmortgage(s))
     assert g.cash[0] == 0
     assert not g.mortgaged[s]
 
@@ -103,15 +101,15 @@ def test_no_mortgage_twice():
     g = new_game()
     give(g, 0, "Jumla", mortgaged=True)
     assert legal_squares(g, ActionKind.MORTGAGE) == []
-    assert_illegal(g, A.mortgage(sq("Jumla")))
+    assert_illegal(g, actions.mortgage(sq("Jumla")))
 
 
 def test_no_mortgage_of_someone_elses_place():
     """Only the owner may mortgage a place; bank places cannot be mortgaged."""
     g = new_game()
     give(g, 1, "Jumla")
-    assert_illegal(g, A.mortgage(sq("Jumla")))
-    assert_illegal(g, A.mortgage(sq("Surkhet")))
+    assert_illegal(g, actions.mortgage(sq("Jumla")))
+    assert_illegal(g, actions.mortgage(sq("Surkhet")))
 
 
 def test_mortgage_needs_no_buildings_anywhere_in_the_group():
@@ -123,12 +121,12 @@ def test_mortgage_needs_no_buildings_anywhere_in_the_group():
     give(g, 0, "Jumla")
     assert legal_squares(g, ActionKind.MORTGAGE) == [sq("Jumla")]
     for s in (m, d, dd):
-        assert_illegal(g, A.mortgage(s))
-    g.apply(A.sell_building(m))
+        assert_illegal(g, actions.mortgage(s))
+    g.apply(actions.sell_building(m))
     assert legal_squares(g, ActionKind.MORTGAGE) == [sq("Jumla")]
-    g.apply(A.sell_building(d))
+    g.apply(actions.sell_building(d))
     assert legal_squares(g, ActionKind.MORTGAGE) == [sq("Jumla"), m, d, dd]
-    g.apply(A.mortgage(dd))
+    g.apply(actions.mortgage(dd))
     assert g.cash[0] == 15_000 + 2 * 250 + 600
 
 
@@ -167,8 +165,8 @@ def test_cannot_build_with_a_mortgaged_place_in_the_group():
     give(g, 0, "Kathmandu")
     give(g, 0, "Lalitpur", mortgaged=True)
     assert legal_squares(g, ActionKind.BUILD) == []
-    assert_illegal(g, A.build(sq("Kathmandu")))
-    g.apply(A.unmortgage(sq("Lalitpur")))
+    assert_illegal(g, actions.build(sq("Kathmandu")))
+    g.apply(actions.unmortgage(sq("Lalitpur")))
     assert legal_squares(g, ActionKind.BUILD) == [sq("Lalitpur"), sq("Kathmandu")]
     assert g.cash[0] == 15_000 - 1_930
 
@@ -204,9 +202,9 @@ def test_mortgage_is_legal_while_raising_cash_but_pay_off_is_not():
     g.cash[0] = 900
     roll(g, 1, 3)  # Start -> Income tax, Rs 1,000 owed
     assert (g.phase, g.current_player) == (Phase.RAISE_CASH, 0)
-    assert g.legal_actions() == [A.mortgage(sq("Jumla")), A.mortgage(sq("Bus park"))]
-    assert_illegal(g, A.unmortgage(sq("Surkhet")))
-    g.apply(A.mortgage(sq("Jumla")))  # 900 + 300 covers the tax at once
+    assert g.legal_actions() == [actions.mortgage(sq("Jumla")), actions.mortgage(sq("Bus park"))]
+    assert_illegal(g, actions.unmortgage(sq("Surkhet")))
+    g.apply(actions.mortgage(sq("Jumla")))  # 900 + 300 covers the tax at once
     assert g.cash[0] == 200
     assert g.mortgaged[sq("Jumla")]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 1)
@@ -219,8 +217,8 @@ def test_no_mortgage_or_pay_off_while_deciding_to_buy():
     give(g, 0, "Surkhet", mortgaged=True)
     roll(g, 2, 4)  # Start -> Mahendranagar
     assert (g.phase, g.current_player) == (Phase.BUY, 0)
-    assert_illegal(g, A.mortgage(sq("Jumla")))
-    assert_illegal(g, A.unmortgage(sq("Surkhet")))
+    assert_illegal(g, actions.mortgage(sq("Jumla")))
+    assert_illegal(g, actions.unmortgage(sq("Surkhet")))
 
 
 def test_a_player_in_jail_may_mortgage_and_pay_off():
@@ -230,13 +228,13 @@ def test_a_player_in_jail_may_mortgage_and_pay_off():
     g.in_jail[0] = True
     g.cash[0] = 200
     give(g, 0, "Jumla")
-    assert A.PAY_FINE not in g.legal_actions()
-    g.apply(A.mortgage(sq("Jumla")))
+    assert actions.PAY_FINE not in g.legal_actions()
+    g.apply(actions.mortgage(sq("Jumla")))
     assert g.cash[0] == 500
     assert g.in_jail[0]
-    assert A.PAY_FINE in g.legal_actions()
+    assert actions.PAY_FINE in g.legal_actions()
     g.cash[0] = 330
-    g.apply(A.unmortgage(sq("Jumla")))
+    g.apply(actions.unmortgage(sq("Jumla")))
     assert g.cash[0] == 0
     assert not g.mortgaged[sq("Jumla")]
     assert (g.phase, g.current_player) == (Phase.PRE_ROLL, 0)

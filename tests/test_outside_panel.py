@@ -24,8 +24,7 @@ from byapar_agents.outside import (
 from scenario import give, new_game, sq
 
 from byapar_env.driver import SeatDriver, offer_steps
-from byapar_env.engine import ActionKind, Game, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import ActionKind, Game, Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game, seat_game
 
 REPO = Path(__file__).resolve().parents[1]
@@ -134,16 +133,16 @@ def test_trading_player_offers_the_swap_that_completes_both_groups() -> None:
     assert 0 < -offer.amount < (2_600 + 2_600) - (2_200 + 2_400)
     assert game.is_legal(offer)
     game.apply(offer)
-    game.apply(A.ACCEPT_TRADE)
+    game.apply(actions.ACCEPT_TRADE)
     assert game.owns_group(0, ILAM) and game.owns_group(1, POKHARA)
 
 
 @pytest.mark.parametrize("answerer", [TradingPlayer, AggressiveTradingPlayer, HuwPlayer])
 def test_the_traders_accept_the_swap_that_completes_both_groups(answerer) -> None:
     game = swap_position()
-    game.apply(A.offer_trade(1, [ILAM], [POKHARA], 0))
+    game.apply(actions.offer_trade(1, [ILAM], [POKHARA], 0))
     assert game.phase == Phase.TRADE_ANSWER and game.current_player == 1
-    assert decide(answerer(), game) == A.ACCEPT_TRADE
+    assert decide(answerer(), game) == actions.ACCEPT_TRADE
 
 
 def test_two_trading_players_complete_both_groups_by_themselves() -> None:
@@ -167,11 +166,11 @@ def test_the_traders_refuse_to_complete_only_the_rivals_group(answerer) -> None:
     game = new_game(4)
     give(game, 0, "Gorkha", "Mustang", "Jumla")
     give(game, 1, "Pokhara")
-    game.apply(A.offer_trade(1, [], [POKHARA], 3_000))
-    assert decide(answerer(), game) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [JUMLA], [POKHARA], 0))
-    assert decide(answerer(), game) == A.REJECT_TRADE
+    game.apply(actions.offer_trade(1, [], [POKHARA], 3_000))
+    assert decide(answerer(), game) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [JUMLA], [POKHARA], 0))
+    assert decide(answerer(), game) == actions.REJECT_TRADE
 
 
 def test_trading_player_charges_for_the_rivals_gain() -> None:
@@ -181,11 +180,11 @@ def test_trading_player_charges_for_the_rivals_gain() -> None:
     give(game, 0, "Gorkha", "Mustang")
     give(game, 1, "Pokhara")
     player = TradingPlayer()
-    game.apply(A.offer_trade(1, [], [POKHARA], 2_800))
-    assert decide(player, game) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [], [POKHARA], 10_000))
-    assert decide(player, game) == A.ACCEPT_TRADE
+    game.apply(actions.offer_trade(1, [], [POKHARA], 2_800))
+    assert decide(player, game) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [], [POKHARA], 10_000))
+    assert decide(player, game) == actions.ACCEPT_TRADE
 
 
 def test_aggressive_player_takes_any_completion_but_keeps_its_whole_groups() -> None:
@@ -195,12 +194,12 @@ def test_aggressive_player_takes_any_completion_but_keeps_its_whole_groups() -> 
     game = new_game(4)
     give(game, 1, "Gorkha", "Mustang", "Jumla", "Surkhet", "Railway")
     give(game, 0, "Pokhara")
-    game.apply(A.offer_trade(1, [POKHARA], [sq("Railway")], -10_000))
-    assert decide(AggressiveTradingPlayer(), game) == A.ACCEPT_TRADE
-    assert decide(TradingPlayer(), game) == A.REJECT_TRADE
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [POKHARA], [JUMLA], -10_000))
-    assert decide(AggressiveTradingPlayer(), game) == A.REJECT_TRADE
+    game.apply(actions.offer_trade(1, [POKHARA], [sq("Railway")], -10_000))
+    assert decide(AggressiveTradingPlayer(), game) == actions.ACCEPT_TRADE
+    assert decide(TradingPlayer(), game) == actions.REJECT_TRADE
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [POKHARA], [JUMLA], -10_000))
+    assert decide(AggressiveTradingPlayer(), game) == actions.REJECT_TRADE
 
 
 # ------------------------------------------------------------------------------ Huw
@@ -210,8 +209,8 @@ def open_auction(lander_cash: int = 15_000) -> Game:
     game.cash[0] = lander_cash
     game.position[0] = POKHARA - 7
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
-    game.apply(A.decline(POKHARA))
+    game.apply(actions.ROLL)
+    game.apply(actions.decline(POKHARA))
     assert game.phase == Phase.AUCTION and game.current_player == 1
     return game
 
@@ -223,9 +222,9 @@ def test_huw_bids_two_and_a_half_times_price_for_the_piece_completing_its_set() 
     ceiling = huw.auction_ceiling(game, 1, POKHARA)
     assert 2.5 * 2_800 + 10 <= ceiling <= 2.5 * 2_800 + 200
     game.auction.high, game.auction.holder = 6_900, 0
-    assert decide(huw, game) == A.bid(POKHARA, 7_000)
+    assert decide(huw, game) == actions.bid(POKHARA, 7_000)
     game.auction.high = 7_200
-    assert decide(huw, game) == A.DROP_OUT
+    assert decide(huw, game) == actions.DROP_OUT
     # A place of a set nobody has started: the price and the small random margin.
     plain = open_auction()
     assert 2_810 <= huw.auction_ceiling(plain, 1, POKHARA) <= 3_000
@@ -234,8 +233,8 @@ def test_huw_bids_two_and_a_half_times_price_for_the_piece_completing_its_set() 
 def test_huw_never_sells_a_place_for_money_alone() -> None:
     game = new_game(2)
     give(game, 1, "Jumla")
-    game.apply(A.offer_trade(1, [], [JUMLA], 10_000))
-    assert decide(HuwPlayer(), game) == A.REJECT_TRADE
+    game.apply(actions.offer_trade(1, [], [JUMLA], 10_000))
+    assert decide(HuwPlayer(), game) == actions.REJECT_TRADE
 
 
 # ------------------------------------------------------------------------------ Sophie
@@ -244,44 +243,44 @@ def landed_on(name: str, cash: int) -> Game:
     game.cash[0] = cash
     game.position[0] = (sq(name) - 7) % 36
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
+    game.apply(actions.ROLL)
     assert game.phase == Phase.BUY
     return game
 
 
 def test_sophie_buys_only_the_dearest_pair_and_the_transports() -> None:
     sophie = SophiePlayer()
-    assert decide(sophie, landed_on("Kathmandu", 4_100)) == A.buy(KATHMANDU)
-    assert decide(sophie, landed_on("Kathmandu", 4_000)) == A.decline(KATHMANDU)
-    assert decide(sophie, landed_on("Airport", 15_000)) == A.buy(sq("Airport"))
-    assert decide(sophie, landed_on("Pokhara", 50_000)) == A.decline(POKHARA)
+    assert decide(sophie, landed_on("Kathmandu", 4_100)) == actions.buy(KATHMANDU)
+    assert decide(sophie, landed_on("Kathmandu", 4_000)) == actions.decline(KATHMANDU)
+    assert decide(sophie, landed_on("Airport", 15_000)) == actions.buy(sq("Airport"))
+    assert decide(sophie, landed_on("Pokhara", 50_000)) == actions.decline(POKHARA)
 
 
 def test_sophie_offers_twice_the_price_and_refuses_every_deal() -> None:
     game = new_game(2)
     give(game, 1, "Lalitpur")
-    assert decide(SophiePlayer(), game) == A.offer_trade(1, [], [LALITPUR], 6_000)
+    assert decide(SophiePlayer(), game) == actions.offer_trade(1, [], [LALITPUR], 6_000)
     game.cash[0] = 7_000  # not above twice the price: no offer
     other = new_game(2)
     give(other, 1, "Lalitpur")
     other.cash[0] = 7_000
-    assert decide(SophiePlayer(), other) == A.ROLL
+    assert decide(SophiePlayer(), other) == actions.ROLL
     answer = new_game(2)
     give(answer, 1, "Jumla")
-    answer.apply(A.offer_trade(1, [], [JUMLA], 10_000))
-    assert decide(SophiePlayer(), answer) == A.REJECT_TRADE
-    assert decide(SophiePlayer(), open_auction()) == A.DROP_OUT
+    answer.apply(actions.offer_trade(1, [], [JUMLA], 10_000))
+    assert decide(SophiePlayer(), answer) == actions.REJECT_TRADE
+    assert decide(SophiePlayer(), open_auction()) == actions.DROP_OUT
 
 
 # ------------------------------------------------------------------------------ intrepid
 def test_intrepid_accepts_by_list_value_above_a_small_margin() -> None:
     game = new_game(2)
     give(game, 1, "Jumla")
-    game.apply(A.offer_trade(1, [], [JUMLA], 860))  # 260 over the price
-    assert decide(IntrepidTestPlayer(), game) == A.ACCEPT_TRADE
-    game.apply(A.REJECT_TRADE)
-    game.apply(A.offer_trade(1, [], [JUMLA], 850))  # 250 over: not enough
-    assert decide(IntrepidTestPlayer(), game) == A.REJECT_TRADE
+    game.apply(actions.offer_trade(1, [], [JUMLA], 860))  # 260 over the price
+    assert decide(IntrepidTestPlayer(), game) == actions.ACCEPT_TRADE
+    game.apply(actions.REJECT_TRADE)
+    game.apply(actions.offer_trade(1, [], [JUMLA], 850))  # 250 over: not enough
+    assert decide(IntrepidTestPlayer(), game) == actions.REJECT_TRADE
 
 
 def test_intrepid_bids_to_one_and_a_half_times_price() -> None:
@@ -291,7 +290,7 @@ def test_intrepid_bids_to_one_and_a_half_times_price() -> None:
     action = decide(player, game)
     assert action.kind == ActionKind.BID and 3_600 <= action.amount <= 3_800
     game.auction.high = 4_100  # any raise passes 1.5 x 2,800 = 4,200
-    assert decide(player, game) == A.DROP_OUT
+    assert decide(player, game) == actions.DROP_OUT
 
 
 def test_intrepid_offers_its_lone_utility_for_a_transport_once() -> None:
@@ -300,7 +299,7 @@ def test_intrepid_offers_its_lone_utility_for_a_transport_once() -> None:
     give(game, 1, "Railway")
     player = IntrepidTestPlayer()
     offer = decide(player, game)
-    assert offer == A.offer_trade(1, [sq("Hydropower")], [sq("Railway")], 0)
+    assert offer == actions.offer_trade(1, [sq("Hydropower")], [sq("Railway")], 0)
     game.apply(offer)
-    game.apply(A.REJECT_TRADE)
-    assert decide(player, game) == A.ROLL
+    game.apply(actions.REJECT_TRADE)
+    assert decide(player, game) == actions.ROLL

@@ -6,9 +6,7 @@ import pytest
 from byapar_agents import PANEL_NAMES, PanelPlayer, make_agent
 from scenario import give, new_game, sq
 
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Phase, actions, board
 from byapar_env.valuation import (
     LANDINGS_PER_TURN,
     MOVES_PER_TURN,
@@ -26,17 +24,18 @@ def decide(player, game):
 
 # ---------------------------------------------------------------------------- valuation
 def test_landing_chances_come_from_the_board() -> None:
-    non_card = sum(p for s, p in enumerate(LANDINGS_PER_TURN) if B.SQUARES[s].kind != B.CARD)
-    card = sum(p for s, p in enumerate(LANDINGS_PER_TURN) if B.SQUARES[s].kind == B.CARD)
+    non_card = sum(p for s, p in enumerate(LANDINGS_PER_TURN)
+                   if board.SQUARES[s].kind != board.CARD)
+    card = sum(p for s, p in enumerate(LANDINGS_PER_TURN) if board.SQUARES[s].kind == board.CARD)
     # Every move ends on one square; a card that moves the player counts a second landing.
     assert non_card + card > MOVES_PER_TURN
     assert non_card < MOVES_PER_TURN
     # Pokhara is a card's target and lies a common roll past the most visited stretch.
-    assert max(range(B.NUM_SQUARES), key=LANDINGS_PER_TURN.__getitem__) == sq("Pokhara")
+    assert max(range(board.NUM_SQUARES), key=LANDINGS_PER_TURN.__getitem__) == sq("Pokhara")
     # Players sent to jail start again from it: a roll of 6 to 8 past jail is well above the
     # average square, and the squares just before jail are below it.
-    average = MOVES_PER_TURN / B.NUM_SQUARES
-    after_jail = [LANDINGS_PER_TURN[B.JAIL_SQUARE + k] for k in (6, 7, 8)]
+    average = MOVES_PER_TURN / board.NUM_SQUARES
+    after_jail = [LANDINGS_PER_TURN[board.JAIL_SQUARE + k] for k in (6, 7, 8)]
     assert min(after_jail) > 1.05 * average
     assert LANDINGS_PER_TURN[sq("Jumla")] < average
     # The card targets (Kathmandu, Pokhara, Butwal, the airport) beat their neighbours.
@@ -54,17 +53,17 @@ def test_income_counts_whole_groups_double_and_houses_by_cash() -> None:
     owner[sq("Pokhara")] = 0
     bare = income_per_round(game, 0, owner, cash=0)
     three_houses = income_per_round(game, 0, owner, cash=3 * 3 * 1_400)
-    assert bare == pytest.approx(3 * sum(2 * B.SQUARES[s].rents[0] * LANDINGS_PER_TURN[s]
-                                         for s in B.GROUPS["Gandaki"]))
-    assert three_houses == pytest.approx(3 * sum(B.SQUARES[s].rents[3] * LANDINGS_PER_TURN[s]
-                                                 for s in B.GROUPS["Gandaki"]))
+    assert bare == pytest.approx(3 * sum(2 * board.SQUARES[s].rents[0] * LANDINGS_PER_TURN[s]
+                                         for s in board.GROUPS["Gandaki"]))
+    assert three_houses == pytest.approx(3 * sum(board.SQUARES[s].rents[3] * LANDINGS_PER_TURN[s]
+                                                 for s in board.GROUPS["Gandaki"]))
 
 
 def test_the_completing_piece_is_worth_far_more_than_a_loose_one() -> None:
     game = new_game(4)
     give(game, 1, "Gorkha", "Mustang")
-    loose = acquisition_gain(game, 0, sq("Pokhara"), B.SQUARES[sq("Pokhara")].price)
-    completing = acquisition_gain(game, 1, sq("Pokhara"), B.SQUARES[sq("Pokhara")].price)
+    loose = acquisition_gain(game, 0, sq("Pokhara"), board.SQUARES[sq("Pokhara")].price)
+    completing = acquisition_gain(game, 1, sq("Pokhara"), board.SQUARES[sq("Pokhara")].price)
     assert completing > 10 * max(loose, 1.0)
     # Keeping it from seat 1 is worth a share of seat 1's gain to each other player.
     assert denial_value(game, 0, sq("Pokhara")) == pytest.approx(completing * 2 / 4)
@@ -107,7 +106,7 @@ def offer_last_piece(amount: int, cash: int = 15_000):
     game.cash[0] = cash
     give(game, 0, "Gorkha", "Mustang")
     give(game, 1, "Pokhara")
-    game.apply(A.offer_trade(1, [], [sq("Pokhara")], amount))
+    game.apply(actions.offer_trade(1, [], [sq("Pokhara")], amount))
     assert game.phase == Phase.TRADE_ANSWER and game.current_player == 1
     return game
 
@@ -117,22 +116,22 @@ def test_guardian_sells_the_last_piece_only_when_paid_what_the_group_will_earn()
     # A rich buyer builds hotels on the group: list price, or even 15,000, does not cover
     # what it will earn over the rounds ahead; 20,000 does.
     for amount in (4_000, 10_000, 15_000):
-        assert decide(guardian, offer_last_piece(amount, cash=40_000)) == A.REJECT_TRADE
+        assert decide(guardian, offer_last_piece(amount, cash=40_000)) == actions.REJECT_TRADE
     game = offer_last_piece(20_000, cash=40_000)
     theirs, mine = trade_gains(game, 0, 1, (), (sq("Pokhara"),), 20_000)
     assert mine > theirs > 0
-    assert decide(guardian, game) == A.ACCEPT_TRADE
+    assert decide(guardian, game) == actions.ACCEPT_TRADE
     # A buyer left with 7,000 after paying 8,000 can build one house a city: 8,000 covers it.
-    assert decide(guardian, offer_last_piece(4_000)) == A.REJECT_TRADE
-    assert decide(guardian, offer_last_piece(8_000)) == A.ACCEPT_TRADE
+    assert decide(guardian, offer_last_piece(4_000)) == actions.REJECT_TRADE
+    assert decide(guardian, offer_last_piece(8_000)) == actions.ACCEPT_TRADE
 
 
 def test_trader_accepts_what_raises_its_own_value_and_medium_is_cheaper_still() -> None:
     game = offer_last_piece(4_000)
     _, mine = trade_gains(game, 0, 1, (), (sq("Pokhara"),), 4_000)
     assert mine > 0
-    assert decide(make_agent("trader"), game) == A.ACCEPT_TRADE
-    assert decide(make_agent("guardian"), game) == A.REJECT_TRADE
+    assert decide(make_agent("trader"), game) == actions.ACCEPT_TRADE
+    assert decide(make_agent("guardian"), game) == actions.REJECT_TRADE
 
 
 def test_completer_pays_a_premium_for_its_missing_piece() -> None:
@@ -140,9 +139,9 @@ def test_completer_pays_a_premium_for_its_missing_piece() -> None:
     give(game, 0, "Gorkha", "Mustang")
     give(game, 1, "Pokhara")
     choice = decide(make_agent("completer"), game)
-    assert choice.kind == A.ActionKind.OFFER_TRADE
+    assert choice.kind == actions.ActionKind.OFFER_TRADE
     assert (choice.target, choice.take, choice.give) == (1, (sq("Pokhara"),), ())
-    assert choice.amount > B.SQUARES[sq("Pokhara")].price * 1.1  # medium opens at 1.05x
+    assert choice.amount > board.SQUARES[sq("Pokhara")].price * 1.1  # medium opens at 1.05x
     assert game.is_legal(choice)
 
 
@@ -151,7 +150,7 @@ def test_completer_offers_a_swap_that_completes_both_groups() -> None:
     give(game, 0, "Gorkha", "Mustang", "Ilam")
     give(game, 1, "Pokhara", "Dharan", "Biratnagar")
     choice = decide(make_agent("completer"), game)
-    assert choice.kind == A.ActionKind.OFFER_TRADE
+    assert choice.kind == actions.ActionKind.OFFER_TRADE
     assert (choice.give, choice.take) == ((sq("Ilam"),), (sq("Pokhara"),))
     assert game.is_legal(choice)
 
@@ -161,26 +160,26 @@ def auction_of(name: str, players: int, holder_of_rest: int | None):
     rest of its group. Seat 1 is to bid."""
     game = new_game(players)
     if holder_of_rest is not None:
-        rest = [B.SQUARES[s].name for s in B.GROUP_OF[sq(name)] if s != sq(name)]
+        rest = [board.SQUARES[s].name for s in board.GROUP_OF[sq(name)] if s != sq(name)]
         give(game, holder_of_rest, *rest)
     game.position[0] = (sq(name) - 7) % 36
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
-    game.apply(A.decline(sq(name)))
+    game.apply(actions.ROLL)
+    game.apply(actions.decline(sq(name)))
     assert game.phase == Phase.AUCTION and game.current_player == 1
     return game
 
 
 def test_shark_bids_past_list_price_to_block_a_rival_and_medium_stops_sooner() -> None:
-    price = B.SQUARES[sq("Pokhara")].price
+    price = board.SQUARES[sq("Pokhara")].price
     game = auction_of("Pokhara", 3, holder_of_rest=2)
     game.auction.high = int(price * 1.6) // 100 * 100
-    assert decide(make_agent("shark"), game).kind == A.ActionKind.BID
-    assert decide(make_agent("medium"), game) == A.DROP_OUT
+    assert decide(make_agent("shark"), game).kind == actions.ActionKind.BID
+    assert decide(make_agent("medium"), game) == actions.DROP_OUT
     # A loose place with nothing at stake: no more than its worth to the shark.
     loose = auction_of("Jumla", 3, holder_of_rest=None)
     loose.auction.high = 1_500
-    assert decide(make_agent("shark"), loose) == A.DROP_OUT
+    assert decide(make_agent("shark"), loose) == actions.DROP_OUT
 
 
 def test_hoarder_declines_a_place_of_a_group_split_between_rivals() -> None:
@@ -189,10 +188,10 @@ def test_hoarder_declines_a_place_of_a_group_split_between_rivals() -> None:
     give(game, 2, "Mustang")
     game.position[0] = (sq("Pokhara") - 7) % 36
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
+    game.apply(actions.ROLL)
     assert game.phase == Phase.BUY
-    assert decide(make_agent("hoarder"), game) == A.decline(sq("Pokhara"))
-    assert decide(make_agent("medium"), game) == A.buy(sq("Pokhara"))
+    assert decide(make_agent("hoarder"), game) == actions.decline(sq("Pokhara"))
+    assert decide(make_agent("medium"), game) == actions.buy(sq("Pokhara"))
 
 
 def test_builder_keeps_a_smaller_reserve_than_the_hoarder() -> None:

@@ -27,8 +27,7 @@ from byapar_agents.population import (
 from scenario import give, new_game, sq
 
 from byapar_env.driver import SeatDriver, offer_steps
-from byapar_env.engine import ActionKind, Game, Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import ActionKind, Game, Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game, seat_game
 from byapar_harness.arena import validate as validate_arena
 
@@ -163,8 +162,8 @@ def open_auction() -> Game:
     game = new_game(2)
     game.position[0] = POKHARA - 7
     game.force_dice((3, 4))
-    game.apply(A.ROLL)
-    game.apply(A.decline(POKHARA))
+    game.apply(actions.ROLL)
+    game.apply(actions.decline(POKHARA))
     assert game.phase == Phase.AUCTION and game.current_player == 1
     return game
 
@@ -179,11 +178,11 @@ def test_a_drawn_bid_ceiling_stops_a_bid() -> None:
                        reserve_danger=0.0)
     under = player_with(bid_multiple=2_050 / worth, bid_cash_share=1.0, reserve_base=0,
                         reserve_danger=0.0)
-    assert decide(over, game) == A.bid(POKHARA, 2_100)
-    assert decide(under, game) == A.DROP_OUT
+    assert decide(over, game) == actions.bid(POKHARA, 2_100)
+    assert decide(under, game) == actions.DROP_OUT
     # The drawn share of spare cash caps it too.
     poor = player_with(bid_multiple=1.4, bid_cash_share=0.1, reserve_base=0, reserve_danger=0.0)
-    assert decide(poor, game) == A.DROP_OUT
+    assert decide(poor, game) == actions.DROP_OUT
 
 
 def swap_position() -> Game:
@@ -224,7 +223,7 @@ def test_a_player_drawn_not_to_trade_never_offers_nor_accepts() -> None:
     loner = player_with(11, **{**TRADER, "trades": False})
     assert decide(loner, game).kind != ActionKind.OFFER_TRADE
     game.apply(decide(player_with(12, **TRADER), game))  # the swap, offered to seat 1
-    assert decide(loner, game) == A.REJECT_TRADE
+    assert decide(loner, game) == actions.REJECT_TRADE
     # Nor in whole games, with traders at the table offering it deals.
     loner = player_with(11, trades=False)
     for seed in (1, 2):
@@ -243,24 +242,24 @@ def test_the_drawn_acceptance_margin_decides_an_exact_offer() -> None:
     game = new_game(4)
     give(game, 1, "Jumla")
     give(game, 2, "Surkhet")
-    game.apply(A.offer_trade(1, [], [JUMLA], 3_000))
+    game.apply(actions.offer_trade(1, [], [JUMLA], 3_000))
     probe = player_with(7, **TRADER)
     net = probe.deal_value(game, 1, (), (JUMLA,), 0, 3_000)
     margin = net / 600
     assert decide(player_with(7, **{**TRADER, "accept_margin": margin - 0.01}), game) \
-        == A.ACCEPT_TRADE
+        == actions.ACCEPT_TRADE
     assert decide(player_with(7, **{**TRADER, "accept_margin": margin + 0.01}), game) \
-        == A.REJECT_TRADE
+        == actions.REJECT_TRADE
 
 
 def test_drawn_partners_refuse_a_richer_offerer() -> None:
     game = swap_position()
     game.cash[0] = 30_000  # seat 0, the offerer, is the richest
-    game.apply(A.offer_trade(1, [ILAM], [POKHARA], 2_000))
-    assert decide(player_with(12, **TRADER), game) == A.ACCEPT_TRADE
-    assert decide(player_with(12, **{**TRADER, "partners": "poorer"}), game) == A.REJECT_TRADE
+    game.apply(actions.offer_trade(1, [ILAM], [POKHARA], 2_000))
+    assert decide(player_with(12, **TRADER), game) == actions.ACCEPT_TRADE
+    assert decide(player_with(12, **{**TRADER, "partners": "poorer"}), game) == actions.REJECT_TRADE
     assert decide(player_with(12, **{**TRADER, "partners": "not_leader"}), game) \
-        == A.REJECT_TRADE
+        == actions.REJECT_TRADE
 
 
 def test_the_drawn_building_pace_and_cap() -> None:
@@ -276,7 +275,7 @@ def test_the_drawn_building_pace_and_cap() -> None:
         while (a := decide(player, g)).kind == ActionKind.BUILD:
             g.apply(a)
             n += 1
-        assert a == A.ROLL
+        assert a == actions.ROLL
         builds[name] = n
     assert builds == {"slow": 1, "fast": 4}
     capped = player_with(3, **{**calm, "build_cap": 1, "build_pace": 8})
@@ -293,7 +292,7 @@ def test_the_drawn_jail_policy() -> None:
     give(game, 1, "Jumla", "Surkhet", buildings=3)  # six houses of the rival's
     leaver = player_with(3, trades=False, jail_stay_houses=None)
     stayer = player_with(3, trades=False, jail_stay_houses=6, build_pace=0)
-    assert decide(leaver, game) == A.PAY_FINE
-    assert decide(stayer, game) == A.ROLL
+    assert decide(leaver, game) == actions.PAY_FINE
+    assert decide(stayer, game) == actions.ROLL
     assert decide(player_with(3, trades=False, jail_stay_houses=7, build_pace=0), game) \
-        == A.PAY_FINE
+        == actions.PAY_FINE

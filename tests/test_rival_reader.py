@@ -8,20 +8,21 @@ import pytest
 from byapar_agents.rival_reader import NEAR, PORTFOLIO, RivalReader, match
 
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
-from byapar_env.engine import Game, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Game, Rules, actions
 
 PORTFOLIO_POP = next(k for k in PORTFOLIO if k.startswith("pop-"))
 
 
 def test_actions_match_fully_nearly_or_not() -> None:
-    assert match(A.bid(5, 600), A.bid(5, 600)) == 1.0
-    assert match(A.bid(5, 600), A.bid(5, 800)) == NEAR  # another amount, the same place
-    assert match(A.bid(5, 600), A.DROP_OUT) == 0.0
-    assert match(A.offer_trade(2, [1], [3], 100), A.offer_trade(2, [], [3], 500)) == NEAR
-    assert match(A.offer_trade(2, [1], [3], 100), A.offer_trade(1, [1], [3], 100)) == 0.0
-    assert match(A.build(1), A.build(3)) == 0.0
-    assert match(A.ROLL, A.ROLL) == 1.0
+    assert match(actions.bid(5, 600), actions.bid(5, 600)) == 1.0
+    assert match(actions.bid(5, 600), actions.bid(5, 800)) == NEAR  # another amount, the same place
+    assert match(actions.bid(5, 600), actions.DROP_OUT) == 0.0
+    assert match(actions.offer_trade(2, [1], [3], 100),
+                 actions.offer_trade(2, [], [3], 500)) == NEAR
+    assert match(actions.offer_trade(2, [1], [3], 100),
+                 actions.offer_trade(1, [1], [3], 100)) == 0.0
+    assert match(actions.build(1), actions.build(3)) == 0.0
+    assert match(actions.ROLL, actions.ROLL) == 1.0
 
 
 def test_a_table_of_three_known_kinds_is_read_right() -> None:
@@ -78,7 +79,7 @@ def test_a_decision_without_a_choice_tells_nothing() -> None:
     reader = RivalReader(2, kinds=["medium"], seats=[1])
     game = Game(Rules(num_players=2), seed=1)
     reader.observe(game, 0, game.legal_actions(), game.legal_actions()[0])  # seat 0: not read
-    reader.observe(game, 1, [A.ROLL], A.ROLL)
+    reader.observe(game, 1, [actions.ROLL], actions.ROLL)
     assert reader.decisions == {1: 0} and reader.log_likelihood == {1: [0.0]}
 
 

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from byapar_env.engine import actions
-from byapar_env.engine import board as B
+from byapar_env.engine import actions, board
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
-F = B.RULES_FIGURES
+F = board.RULES_FIGURES
 WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 
@@ -34,7 +33,7 @@ def _rs(amount: int) -> str:
 
 
 def _first(kind: str) -> int:
-    return next(s.index for s in B.SQUARES if s.kind == kind)
+    return next(s.index for s in board.SQUARES if s.kind == kind)
 
 
 def _payoff(price: int) -> tuple[int, int, int]:
@@ -44,38 +43,38 @@ def _payoff(price: int) -> tuple[int, int, int]:
     return value, owed, math.ceil(owed / F.payoff_rounding) * F.payoff_rounding
 
 
-def _card(deck: str, effect: str) -> B.Card:
-    return next(c for c in B.CARDS[deck] if c.effect == effect)
+def _card(deck: str, effect: str) -> board.Card:
+    return next(c for c in board.CARDS[deck] if c.effect == effect)
 
 
 def _sentences() -> list[str]:
-    taxes = [s for s in B.SQUARES if s.kind == B.TAX]
-    card_squares = {d: [s.index for s in B.SQUARES if s.deck == d] for d in B.DECKS}
-    lalitpur = B.square_by_name("Lalitpur")
+    taxes = [s for s in board.SQUARES if s.kind == board.TAX]
+    card_squares = {d: [s.index for s in board.SQUARES if s.deck == d] for d in board.DECKS}
+    lalitpur = board.square_by_name("Lalitpur")
     value, owed, payoff = _payoff(lalitpur.price)
-    house_costs = {g: B.SQUARES[B.GROUPS[g][0]].house_cost for g in B.GROUP_NAMES}
+    house_costs = {g: board.SQUARES[board.GROUPS[g][0]].house_cost for g in board.GROUP_NAMES}
     by_cost: dict[int, list[str]] = {}
     for g, cost in house_costs.items():
         by_cost.setdefault(cost, []).append(g)
     groups_text = "Rs " + ", ".join(
         f"{_rs(c)} {' and '.join(gs)}" for c, gs in by_cost.items())
-    repairs_b, repairs_s = _card(B.BHAGYA, "repairs"), _card(B.SAMUDAYA, "repairs")
+    repairs_b, repairs_s = _card(board.BHAGYA, "repairs"), _card(board.SAMUDAYA, "repairs")
     owed_three = 1_000
     share = owed_three // 3 // F.bankruptcy_share_step * F.bankruptcy_share_step
     transport_rents = F.transport_rent[1:]
     return [
         # Board data.
-        f"{B.NUM_SQUARES} squares numbered clockwise from Start (0), with corners at "
-        f"{_first(B.START)} (Start), {_first(B.JAIL)} (Jail), {_first(B.CHAUTARI)} (Chautari) "
-        f"and {_first(B.GO_TO_JAIL)} (Go to jail)",
-        f"{len(B.CITIES)} cities in {len(B.GROUPS)} colour groups, {len(B.TRANSPORTS)} "
-        f"transport squares ({', '.join(map(str, B.TRANSPORTS))}), {len(B.UTILITIES)} "
-        f"utilities ({', '.join(map(str, B.UTILITIES))})",
-        f"card squares at {' and '.join(map(str, card_squares[B.SAMUDAYA]))} (Samudaya) and "
-        f"{' and '.join(map(str, card_squares[B.BHAGYA]))} (Bhagya)",
+        f"{board.NUM_SQUARES} squares numbered clockwise from Start (0), with corners at "
+        f"{_first(board.START)} (Start), {_first(board.JAIL)} (Jail), "
+        f"{_first(board.CHAUTARI)} (Chautari) and {_first(board.GO_TO_JAIL)} (Go to jail)",
+        f"{len(board.CITIES)} cities in {len(board.GROUPS)} colour groups, {len(board.TRANSPORTS)} "
+        f"transport squares ({', '.join(map(str, board.TRANSPORTS))}), {len(board.UTILITIES)} "
+        f"utilities ({', '.join(map(str, board.UTILITIES))})",
+        f"card squares at {' and '.join(map(str, card_squares[board.SAMUDAYA]))} (Samudaya) and "
+        f"{' and '.join(map(str, card_squares[board.BHAGYA]))} (Bhagya)",
         f"taxes at {taxes[0].index} (Rs {_rs(taxes[0].tax)}) and {taxes[1].index} "
         f"(Rs {_rs(taxes[1].tax)})",
-        f"That makes {len(B.PLACES)} places that can be owned.",
+        f"That makes {len(board.PLACES)} places that can be owned.",
         f"{WORDS[F.doubles_to_jail]} doubles to jail, {WORDS[F.jail_max_misses]} misses in jail, "
         f"{WORDS[F.max_offers_per_turn]} offers a turn, the hotel as building {F.hotel}",
         f"({F.min_players} to {F.max_players} players, the defaults of {F.default_num_players} "
@@ -86,7 +85,7 @@ def _sentences() -> list[str]:
         f"{'/'.join(map(_rs, transport_rents))}, utility rents of {F.utility_multiplier[1]}x and "
         f"{F.utility_multiplier[2]}x the dice, bids from {F.bid_step} in steps of {F.bid_step}",
         f"Lalitpur: {_rs(value)} + {_rs(owed - value)} = {_rs(owed)}, so Rs {_rs(payoff)}",
-        f"Each of the {sum(len(c) for c in B.CARDS.values())} cards",
+        f"Each of the {sum(len(c) for c in board.CARDS.values())} cards",
         # Table options.
         f"Its defaults are {F.default_num_players} players, {F.default_rounds} rounds, "
         f"Rs {_rs(F.default_starting_cash)} each and auctions on",
@@ -115,8 +114,8 @@ def _sentences() -> list[str]:
         f"then at most {actions.BIDS_LISTED_ABOVE} more",
         # Building, mortgages, jail, cards, bankruptcy.
         f"costs the group's house cost ({groups_text})",
-        f"all {len(B.CITIES)} cities can take four houses and a hotel "
-        f"({len(B.CITIES) * F.hotel} buildings)",
+        f"all {len(board.CITIES)} cities can take four houses and a hotel "
+        f"({len(board.CITIES) * F.hotel} buildings)",
         "(for example " + ", ".join(
             f"{_rs(p)} → {_rs(_payoff(p)[0])} → {_rs(_payoff(p)[2])}"
             for p in (600, 1_500, 3_500)) + ")",
@@ -126,10 +125,10 @@ def _sentences() -> list[str]:
         f"Rs {repairs_s.amount} and Rs {_rs(repairs_s.per_hotel)}",
         f"Rs {_rs(owed_three)} owed to three players gives each Rs {share}, and the bank takes "
         f"Rs {owed_three - 3 * share}",
-        f"Bhagya {_card(B.BHAGYA, 'pay_each').number} (\"pay every other player Rs "
-        f"{_card(B.BHAGYA, 'pay_each').amount}\")",
-        f"Samudaya {_card(B.SAMUDAYA, 'collect_each').number} (Bhailo) is a separate Rs "
-        f"{_card(B.SAMUDAYA, 'collect_each').amount} debt",
+        f"Bhagya {_card(board.BHAGYA, 'pay_each').number} (\"pay every other player Rs "
+        f"{_card(board.BHAGYA, 'pay_each').amount}\")",
+        f"Samudaya {_card(board.SAMUDAYA, 'collect_each').number} (Bhailo) is a separate Rs "
+        f"{_card(board.SAMUDAYA, 'collect_each').amount} debt",
     ]
 
 
@@ -140,7 +139,7 @@ def test_the_rules_page_states_the_codes_figures(sentence: str) -> None:
 
 def test_the_figures_the_page_quotes_are_the_boards() -> None:
     """The page's worked examples are of real prices (Rs 600, 1,500 and 3,500 places)."""
-    prices = {s.price for s in B.SQUARES}
+    prices = {s.price for s in board.SQUARES}
     assert {600, 1_500, 3_500} <= prices
     assert {F.max_offers_per_turn, F.jail_max_misses, F.doubles_to_jail} <= set(WORDS)
 

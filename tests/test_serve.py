@@ -13,8 +13,7 @@ import pytest
 from byapar_env import byapar_v0
 from byapar_env.action_table import ACTIONS
 from byapar_env.action_table import engine_action as action_of_id
-from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase, Rules, actions
 
 with warnings.catch_warnings():
     # starlette's TestClient warns that it will want httpx2 one day; httpx works today.
@@ -67,7 +66,7 @@ def game_answering_trade() -> Game:
         p = game.current_player
         if game.phase == Phase.PRE_ROLL and game.places_of(p) and game.can_offer_trade():
             target = next(s for s in game.active_seats() if s != p)
-            offer = A.offer_trade(target, (game.places_of(p)[0],), (), 0)
+            offer = actions.offer_trade(target, (game.places_of(p)[0],), (), 0)
             if game.trade_error(offer) is None:
                 game.apply(offer)
                 return game
@@ -500,7 +499,7 @@ def test_a_table_counts_the_habits_a_live_environment_counts() -> None:
     assert np.array_equal(view.observe(agent)["observation"], env.observe(agent)["observation"])
     before = table.habits.to_list()
     with pytest.raises(IllegalActionError):
-        table.apply(A.build(1))  # nobody may build there: refused, nothing counted
+        table.apply(actions.build(1))  # nobody may build there: refused, nothing counted
     assert table.habits.to_list() == before
 
 

@@ -280,7 +280,7 @@ def test_a_whole_advance_stops_at_its_budget_with_an_expert_seated() -> None:
 
 # ---------------------------------------------------------------- per-table queues
 def test_requests_on_one_table_queue_without_holding_threads() -> None:
-    from byapar_serve import tables as T
+    from byapar_serve import tables
 
     store = TableStore()
     client = TestClient(create_app(store=store))
@@ -296,13 +296,13 @@ def test_requests_on_one_table_queue_without_holding_threads() -> None:
         return queued, table._waiting
 
     assert asyncio.run(scenario()) == (3, 0)
-    old = T.MAX_TABLE_QUEUE
-    T.MAX_TABLE_QUEUE = 0
+    old = tables.MAX_TABLE_QUEUE
+    tables.MAX_TABLE_QUEUE = 0
     try:
         r = client.get(f"/v1/tables/{busy}")
         assert r.status_code == 503 and r.json()["error"] == "table_busy"
     finally:
-        T.MAX_TABLE_QUEUE = old
+        tables.MAX_TABLE_QUEUE = old
 
 
 async def _enter(table) -> None:

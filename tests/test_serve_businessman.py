@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 from byapar_env.businessman import ALL_ACTIONS, Game, Phase, Rules
-from byapar_env.businessman import board as BB
+from byapar_env.businessman import board as bm_board
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's TestClient warns about httpx2 one day
@@ -65,7 +65,7 @@ def test_create_a_businessman_table(client: TestClient) -> None:
     assert {"id": 0, "name": "roll", "kind": "roll"} in state["legal"]
     for e in state["legal"]:
         assert str(ALL_ACTIONS[e["id"]]) == e["name"]
-    assert len(state["hand"]) == BB.HAND_MAX == state["players"][0]["hand_size"]
+    assert len(state["hand"]) == bm_board.HAND_MAX == state["players"][0]["hand_size"]
     assert [c["kind"] for c in state["hand"]] == state["view"]["hand"]
     assert state["view"]["seat"] == 0
     # Another seat's hand, the decks' order and the engine's saved game are never in it.
@@ -222,13 +222,13 @@ def _other_hand(data: dict, seat: int) -> dict:
     kind nobody holds to its limit) and the Surprise deck in another order."""
     out = copy.deepcopy(data)
     used = [sum(h.count(k.index) for h in data["hands"]) + data["played"].count(k.index)
-            for k in BB.EXCHANGE_KINDS]
+            for k in bm_board.EXCHANGE_KINDS]
     hand = out["hands"][seat]
-    spare = next(k.index for k in BB.EXCHANGE_KINDS
+    spare = next(k.index for k in bm_board.EXCHANGE_KINDS
                  if used[k.index] < k.count and k.index not in hand)
     hand[0] = spare
     out["hands"][seat] = sorted(hand)
-    out["decks"][BB.SURPRISE_DECK] = out["decks"][BB.SURPRISE_DECK][::-1]
+    out["decks"][bm_board.SURPRISE_DECK] = out["decks"][bm_board.SURPRISE_DECK][::-1]
     assert Game.from_json(json.dumps(out)).hands[seat] != data["hands"][seat]
     return out
 
@@ -398,7 +398,7 @@ def test_info_board_and_openapi_list_both_games(client: TestClient) -> None:
     assert info["games"]["businessman"]["players"] == ["person", *PLAYERS]
     assert "shark" in info["games"]["byapar"]["players"]
     board = client.get("/v1/board", params={"game": "businessman"}).json()
-    assert len(board["cells"]) == BB.NUM_CELLS and board["colours"] == list(BB.COLOURS)
+    assert len(board["cells"]) == bm_board.NUM_CELLS and board["colours"] == list(bm_board.COLOURS)
     assert len(client.get("/v1/board").json()["squares"]) == 36
     assert client.get("/v1/board", params={"game": "chess"}).status_code == 422
     spec = client.get("/openapi.json").json()
@@ -423,28 +423,28 @@ def test_no_body_gets_a_500(client: TestClient) -> None:
 
 def test_the_environments_per_turn_caps_hold_at_a_table(client: TestClient) -> None:
     from byapar_env.businessman import ACTION_ID
-    from byapar_env.businessman import actions as BA
+    from byapar_env.businessman import actions as bm_actions
     from byapar_env.driver import PRE_ROLL_CAP
 
     game = Game(Rules(num_players=2), seed=0)
     assert game.phase == Phase.PRE_ROLL and game.current_player == 0
-    lot = BB.LOTS[0]
+    lot = bm_board.LOTS[0]
     game.owner[lot] = 0
     r = client.post("/v1/tables", json={"game": saved(game), "seats": ["person", "medium"]})
     assert r.status_code == 201, r.text
     state = r.json()
     url = f"/v1/tables/{state['id']}/actions"
     for k in range(PRE_ROLL_CAP):  # pledge and redeem the lot, the person's turn throughout
-        action = BA.redeem(lot) if k % 2 else BA.mortgage(lot)
+        action = bm_actions.redeem(lot) if k % 2 else bm_actions.mortgage(lot)
         assert ACTION_ID[action] in [e["id"] for e in state["legal"]]
         state = client.post(url, json={"id": ACTION_ID[action]}).json()
         assert state["version"] == k + 1
-    roll = [{"id": ACTION_ID[BA.ROLL], "name": str(BA.ROLL)}]
+    roll = [{"id": ACTION_ID[bm_actions.ROLL], "name": str(bm_actions.ROLL)}]
     assert [{"id": e["id"], "name": e["name"]} for e in state["legal"]] == roll
-    r = client.post(url, json={"id": ACTION_ID[BA.mortgage(lot)]})
+    r = client.post(url, json={"id": ACTION_ID[bm_actions.mortgage(lot)]})
     assert r.status_code == 422 and r.json()["allowed"] == roll
     assert client.get(f"/v1/tables/{state['id']}").json()["version"] == PRE_ROLL_CAP
-    assert client.post(url, json={"id": ACTION_ID[BA.ROLL]}).status_code == 200
+    assert client.post(url, json={"id": ACTION_ID[bm_actions.ROLL]}).status_code == 200
 
 
 # ---------------------------------------------------------------------- game_name

@@ -165,9 +165,9 @@ GRID = """(ids) => {
 
 def _card_name(kind: int) -> str:
     """An Exchange card as a player calls it, from the engine's own figures."""
-    from byapar_env.businessman import board as BB
+    from byapar_env.businessman import board as bm_board
 
-    k = BB.EXCHANGE_KINDS[kind]
+    k = bm_board.EXCHANGE_KINDS[kind]
     if k.kind == "boom":
         return f"Market boom: one colour up {k.up}, the others down {k.down}"
     if k.kind == "double":

@@ -10,9 +10,7 @@ import warnings
 import pytest
 from byapar_agents import EnginePlayer
 
-from byapar_env.engine import Action, Game, Phase, Rules
-from byapar_env.engine import actions as A
-from byapar_env.engine import board as B
+from byapar_env.engine import Action, Game, Phase, Rules, actions, board
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's TestClient warns about httpx2 one day
@@ -23,8 +21,9 @@ from byapar_serve.tables import unwanted
 
 JUMLA, SURKHET, BIRGUNJ = 1, 3, 6  # places: seat 0 holds Jumla, seat 1 Surkhet
 # A place's set: its colour group, the transports or the utilities
-SET_OF = {sq: B.GROUP_OF[sq] or (B.TRANSPORTS if sq in B.TRANSPORTS else B.UTILITIES)
-          for sq in B.PLACES}
+SET_OF = {sq: board.GROUP_OF[sq]
+          or (board.TRANSPORTS if sq in board.TRANSPORTS else board.UTILITIES)
+          for sq in board.PLACES}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +45,7 @@ class Offerer(EnginePlayer):
         if game.phase == Phase.PRE_ROLL and game.trade_error(self.offer) is None:
             self.asked += 1
             return self.offer
-        return A.ROLL if A.ROLL in legal else legal[0]
+        return actions.ROLL if actions.ROLL in legal else legal[0]
 
 
 def seated(client: TestClient, offer: Action, seats=("hard", "person")) -> tuple[str, Offerer]:
@@ -62,7 +61,7 @@ def seated(client: TestClient, offer: Action, seats=("hard", "person")) -> tuple
     return table_id, player
 
 
-FAIR = A.offer_trade(1, (JUMLA,), (SURKHET,), 0)  # a place for a place
+FAIR = actions.offer_trade(1, (JUMLA,), (SURKHET,), 0)  # a place for a place
 
 
 @pytest.mark.parametrize(("give", "take", "amount", "want"), [
@@ -75,7 +74,7 @@ FAIR = A.offer_trade(1, (JUMLA,), (SURKHET,), 0)  # a place for a place
     ((JUMLA,), (), 0, False),  # a gift
 ])
 def test_unwanted_is_asking_something_for_nothing(give, take, amount, want) -> None:
-    assert unwanted(A.offer_trade(1, give, take, amount)) is want
+    assert unwanted(actions.offer_trade(1, give, take, amount)) is want
 
 
 def test_a_refused_offer_is_not_made_again_that_turn(client: TestClient) -> None:
@@ -130,7 +129,7 @@ def _step_as_a_person_who_buys_nothing(client: TestClient, url: str, table, stat
 
 
 def test_an_offer_of_nothing_for_a_place_and_money_is_never_made(client: TestClient) -> None:
-    silly = A.offer_trade(1, (), (SURKHET,), -500)
+    silly = actions.offer_trade(1, (), (SURKHET,), -500)
     table_id, player = seated(client, silly)
     state = client.post(f"/v1/tables/{table_id}/advance", json={"max_decisions": 1}).json()
     assert player.asked == 1 and [m["text"] for m in state["moves"]] == ["roll"]
@@ -186,7 +185,7 @@ def test_bad_mutes_name_the_field_and_change_nothing(client: TestClient, body: d
 def test_offers_between_computer_seats_are_left_alone(client: TestClient) -> None:
     # Seat 0 offers seat 1 (a computer) a place for nothing: the hard player refuses; the
     # rules for people do not apply, so seat 0 may ask again, up to the engine's 3 a turn.
-    grab = A.offer_trade(1, (), (SURKHET,), 0)
+    grab = actions.offer_trade(1, (), (SURKHET,), 0)
     table_id, player = seated(client, grab, seats=("hard", "hard", "person"))
     state = client.post(f"/v1/tables/{table_id}/advance", json={"max_decisions": 7}).json()
     offers = [m for m in state["moves"] if m["seat"] == 0 and m["text"] == str(grab)]
@@ -244,7 +243,7 @@ def test_a_person_refusing_everything_against_three_hard_players(client: TestCli
     repeats = [r[1:] for r in received]
     assert len(set(repeats)) == len(repeats)
     for _, _, give, take, amount, _ in received:
-        assert not unwanted(A.offer_trade(0, give, take, amount))
+        assert not unwanted(actions.offer_trade(0, give, take, amount))
 
 
 def test_a_person_who_muted_every_seat_gets_no_offers(client: TestClient) -> None:

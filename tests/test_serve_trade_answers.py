@@ -10,8 +10,7 @@ import warnings
 import pytest
 from byapar_agents import make_agent
 
-from byapar_env.engine import Game, Rules
-from byapar_env.engine import actions as A
+from byapar_env.engine import Game, Rules, actions
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -34,7 +33,7 @@ def _position() -> Game:
     return game
 
 
-def _engine(offer: A.Action) -> dict:
+def _engine(offer: actions.Action) -> dict:
     return {"kind": "offer_trade", "target": offer.target, "give": list(offer.give),
             "take": list(offer.take), "amount": offer.amount}
 
@@ -43,9 +42,9 @@ def _engine(offer: A.Action) -> dict:
 def test_the_same_offer_gets_the_same_answer_three_times(client: TestClient,
                                                          computer: str) -> None:
     game = _position()
-    grab = A.offer_trade(1, (), (SURKHET,), 500)  # Karnali for the person, for 500
+    grab = actions.offer_trade(1, (), (SURKHET,), 500)  # Karnali for the person, for 500
     # Karnali for the computer, for 1,000 (for 2,000 its rollouts find it dear: refused)
-    sell = A.offer_trade(1, (JUMLA,), (), -1000)
+    sell = actions.offer_trade(1, (JUMLA,), (), -1000)
     want = make_agent("hard").accepts(game, [grab, sell, sell._replace(amount=-2000)])
     assert want == [False, True, False]  # the answers of this position
     state = client.post("/v1/tables", json={"game": json.loads(game.to_json()),
@@ -63,7 +62,7 @@ def test_the_same_offer_gets_the_same_answer_three_times(client: TestClient,
 
 def test_a_good_offer_is_still_accepted(client: TestClient) -> None:
     game = _position()
-    sell = A.offer_trade(1, (JUMLA,), (), -1000)
+    sell = actions.offer_trade(1, (JUMLA,), (), -1000)
     state = client.post("/v1/tables", json={"game": json.loads(game.to_json()),
                                             "seats": ["person", "hard"]}).json()
     url = f"/v1/tables/{state['id']}"

@@ -24,8 +24,7 @@ from stubs import answering, cash_value
 from byapar_env.action_table import ACTIONS, fixed_action_id, legal_ids
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_steps
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Phase, actions
 from byapar_env.observation import OBSERVATION_SIZE, encode, write_offer_received
 
 JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
@@ -55,12 +54,12 @@ def test_the_list_holds_only_offers_that_join_a_place_to_its_set() -> None:
 
 def test_one_encoding_with_each_offer_written_in_equals_encoding_each_offer_pending() -> None:
     game = _position()
-    first = A.offer_trade(1, (JUMLA,), (), -3000)
+    first = actions.offer_trade(1, (JUMLA,), (), -3000)
     pending = game.clone()
     pending.apply(first)
     base = encode(pending, 1, np.empty(OBSERVATION_SIZE, np.float32))
-    for offer in (A.offer_trade(1, (), (SURKHET,), 500), A.offer_trade(1, (JUMLA,), (SURKHET,)),
-                  first):
+    for offer in (actions.offer_trade(1, (), (SURKHET,), 500),
+                  actions.offer_trade(1, (JUMLA,), (SURKHET,)), first):
         real = game.clone()
         real.apply(offer)
         want = encode(real, 1, np.empty(OBSERVATION_SIZE, np.float32))
@@ -74,7 +73,7 @@ def test_the_policys_canonical_answers_are_its_answers_at_the_start_of_a_turn() 
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(3)
     offers = listed_offers(game, 0, 1)
     chances = policy_accept_chances(policy, game, 0, offers)
-    accept = fixed_action_id(A.ACCEPT_TRADE)
+    accept = fixed_action_id(actions.ACCEPT_TRADE)
     for offer, p in zip(offers, chances, strict=True):
         real = game.clone()
         real.apply(offer)
@@ -112,29 +111,29 @@ def test_the_hard_player_answers_an_offer_the_same_whatever_came_before_it() -> 
             env.step(step)
         assert game.phase == Phase.TRADE_ANSWER
         answer = hard.act(env, target)
-        got.append(answer == fixed_action_id(A.ACCEPT_TRADE))
-        env.step(fixed_action_id(A.REJECT_TRADE))  # declined, so the next offer starts alike
+        got.append(answer == fixed_action_id(actions.ACCEPT_TRADE))
+        env.step(fixed_action_id(actions.REJECT_TRADE))  # declined, so the next offer starts alike
     assert got == want
 
 
 def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses() -> None:
     game = _position()
     value = cash_value(5.0)
-    found = find_offers(game, answering(A.ACCEPT_TRADE), value, limit=3, guarded=False)
+    found = find_offers(game, answering(actions.ACCEPT_TRADE), value, limit=3, guarded=False)
     assert found and all(f.gain >= MIN_GAIN and f.accept > 0.5 for f in found)
     best = found[0].offer
     # a target that accepts anything and a value that reads cash alone: the offers paying the
     # offering seat the most, 3,000, whatever the places (seat 2 holds nothing to list)
     assert best.target == 1 and all(f.offer.amount == -3000 for f in found)
     assert [f.gain for f in found] == sorted((f.gain for f in found), reverse=True)
-    assert find_offers(game, answering(A.REJECT_TRADE), value, limit=3) == []
+    assert find_offers(game, answering(actions.REJECT_TRADE), value, limit=3) == []
     # a guarded target checks its own cash (all this value reads): each offer that pays the
     # offering seat costs it, so it would refuse, and none is found
-    assert find_offers(game, answering(A.ACCEPT_TRADE), value, limit=3) == []
+    assert find_offers(game, answering(actions.ACCEPT_TRADE), value, limit=3) == []
     # offers named in skip (whole, or by target and places) are not found
     skip = {(1, f.offer.give, f.offer.take) for f in found}
     assert all((f.offer.give, f.offer.take) not in {(g, t) for _, g, t in skip}
-               for f in find_offers(game, answering(A.ACCEPT_TRADE), value, 3, skip,
+               for f in find_offers(game, answering(actions.ACCEPT_TRADE), value, 3, skip,
                                     guarded=False))
     before = (list(game.cash), list(game.owner), game.phase, game.offers_made)
     assert (list(game.cash), list(game.owner), game.phase, game.offers_made) == before
@@ -142,7 +141,7 @@ def test_the_best_accepted_offer_comes_first_and_nothing_when_the_target_refuses
 
 def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
     game = _position()
-    value, accepting = cash_value(5.0), answering(A.ACCEPT_TRADE)
+    value, accepting = cash_value(5.0), answering(actions.ACCEPT_TRADE)
     game.offers_made = 3
     assert find_offers(game, accepting, value, guarded=False) == []
     game.offers_made = 0
@@ -154,7 +153,7 @@ def test_no_offers_outside_the_pre_roll_or_after_the_turns_offers() -> None:
 
 def test_the_finder_stops_at_its_deadline(monkeypatch) -> None:
     game = _position()
-    value, accepting = cash_value(5.0), answering(A.ACCEPT_TRADE)
+    value, accepting = cash_value(5.0), answering(actions.ACCEPT_TRADE)
     every = find_offers(game, accepting, value, limit=100, guarded=False)
     assert len(every) > 1
     # A deadline already passed: no target's answers are read, nothing is found.
@@ -191,7 +190,7 @@ def test_seat_chances_are_win_chances_in_one_pass() -> None:
 
 def test_the_expert_simulates_a_found_offer_and_does_not_repeat_it(monkeypatch) -> None:
     game = _position()
-    offer = A.offer_trade(1, (JUMLA,), (), -3000)
+    offer = actions.offer_trade(1, (JUMLA,), (), -3000)
     asked = []
 
     def fake_find(g, policy, value, limit, skip, pre_roll_actions, deadline=math.inf):
@@ -206,7 +205,7 @@ def test_the_expert_simulates_a_found_offer_and_does_not_repeat_it(monkeypatch) 
     assert len(asked) == 1  # the same position: the finder's answer is kept
     expert._count(game, offer)  # the expert makes it
     game.apply(offer)
-    game.apply(A.REJECT_TRADE)
+    game.apply(actions.REJECT_TRADE)
     candidates, _ = expert.candidates(game, pre_roll_actions=5)
     assert offer not in [c.action for c in candidates] and (1, (JUMLA,), ()) in asked[-1]
     # a found offer whose steps would not fit under the pre-roll cap is no candidate

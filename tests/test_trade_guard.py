@@ -23,8 +23,7 @@ from scenario import give, new_game, sq
 from stubs import answering, cash_value
 
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Phase, actions
 
 JUMLA, SURKHET, BUTWAL = sq("Jumla"), sq("Surkhet"), sq("Butwal")
 
@@ -47,13 +46,13 @@ def _guarded(policy: NumpyPolicy, value: ValueNet) -> LearnedPlayer:
 
 def test_completes_group_means_the_offerer_ends_holding_the_whole_group() -> None:
     game = _position()
-    assert completes_group(game, 0, A.offer_trade(1, (), (SURKHET,), 500))
+    assert completes_group(game, 0, actions.offer_trade(1, (), (SURKHET,), 500))
     # giving Jumla away for Surkhet leaves Karnali split
-    assert not completes_group(game, 0, A.offer_trade(1, (JUMLA,), (SURKHET,)))
+    assert not completes_group(game, 0, actions.offer_trade(1, (JUMLA,), (SURKHET,)))
     # a stray place completes nothing; nor does Surkhet for seat 2, which holds no Karnali
-    assert not completes_group(game, 0, A.offer_trade(2, (), (BUTWAL,), 500))
+    assert not completes_group(game, 0, actions.offer_trade(2, (), (BUTWAL,), 500))
     game.turn = game.current_player = 2
-    assert not completes_group(game, 2, A.offer_trade(1, (), (SURKHET,), 500))
+    assert not completes_group(game, 2, actions.offer_trade(1, (), (SURKHET,), 500))
 
 
 def test_the_check_rules() -> None:
@@ -70,10 +69,10 @@ def test_the_check_rules() -> None:
 def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat() -> None:
     game, value = _position(), cash_value()
     player = _guarded(answering(), value)
-    pays_me = A.offer_trade(2, (JUMLA,), (), 2000)  # seat 0 gives Jumla and pays seat 2
-    asks_me = A.offer_trade(2, (JUMLA,), (), -2000)  # seat 2 pays 2,000 for a stray place
-    completes_cheap = A.offer_trade(1, (), (SURKHET,), 100)  # Karnali for seat 0, for 100
-    completes_dear = A.offer_trade(1, (), (SURKHET,), 8000)
+    pays_me = actions.offer_trade(2, (JUMLA,), (), 2000)  # seat 0 gives Jumla and pays seat 2
+    asks_me = actions.offer_trade(2, (JUMLA,), (), -2000)  # seat 2 pays 2,000 for a stray place
+    completes_cheap = actions.offer_trade(1, (), (SURKHET,), 100)  # Karnali for seat 0, for 100
+    completes_dear = actions.offer_trade(1, (), (SURKHET,), 8000)
     offers = [pays_me, asks_me, completes_cheap, completes_dear]
     target_gains, offerer_gains = trade_gains(game, offers, value)
     assert target_gains[0] > 0 > target_gains[1]
@@ -97,7 +96,7 @@ def test_an_offer_the_policy_accepts_is_refused_when_it_costs_the_answering_seat
 
 def test_pending_gains_equal_the_batched_gains() -> None:
     game, value = _position(), cash_value()
-    offer = A.offer_trade(2, (JUMLA,), (), 2000)
+    offer = actions.offer_trade(2, (JUMLA,), (), 2000)
     pending = game.clone()
     pending.apply(offer)
     target, mine = trade_gains(game, [offer], value)
@@ -124,15 +123,15 @@ def test_the_guarded_players_refuse_what_the_policy_would_accept_at_a_loss() -> 
 
 def test_safe_answers_without_a_value_are_the_policys_answers() -> None:
     game = _position()
-    offers = [A.offer_trade(2, (JUMLA,), (), -2000)]
+    offers = [actions.offer_trade(2, (JUMLA,), (), -2000)]
     assert safe_answers(answering(), None, game, offers) == [True]
 
 
 def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
     from byapar_agents import expert as expert_module
 
-    accept, reject = Candidate(A.ACCEPT_TRADE, 0.6, "policy"), Candidate(A.REJECT_TRADE, 0.4,
-                                                                         "prior")
+    accept, reject = (Candidate(actions.ACCEPT_TRADE, 0.6, "policy"),
+                      Candidate(actions.REJECT_TRADE, 0.4, "prior"))
     # the search's choice is to accept, whatever the simulations say
     monkeypatch.setattr(ExpertPlayer, "candidates",
                         lambda self, game, *a, **k: ([Candidate(accept.action, 0.6, "policy"),
@@ -142,12 +141,12 @@ def test_the_expert_accepts_only_what_passes_the_check(monkeypatch) -> None:
     monkeypatch.setattr(expert_module, "value_at", lambda folder: cash_value())
     expert = ExpertPlayer(seed=0, sims=4, value="share")
     game = _position()
-    game.apply(A.offer_trade(2, (JUMLA,), (), -8000))  # seat 2 pays 8,000 for Jumla
-    assert expert.choose(game, 2, game.legal_actions()) == A.REJECT_TRADE
-    assert expert.last.guarded and expert.last.action == A.REJECT_TRADE
+    game.apply(actions.offer_trade(2, (JUMLA,), (), -8000))  # seat 2 pays 8,000 for Jumla
+    assert expert.choose(game, 2, game.legal_actions()) == actions.REJECT_TRADE
+    assert expert.last.guarded and expert.last.action == actions.REJECT_TRADE
     fair = _position()
-    fair.apply(A.offer_trade(2, (JUMLA,), (), 2000))  # seat 0 pays seat 2 to take Jumla
-    assert expert.choose(fair, 2, fair.legal_actions()) == A.ACCEPT_TRADE
+    fair.apply(actions.offer_trade(2, (JUMLA,), (), 2000))  # seat 0 pays seat 2 to take Jumla
+    assert expert.choose(fair, 2, fair.legal_actions()) == actions.ACCEPT_TRADE
     assert not expert.last.guarded
 
 

@@ -18,8 +18,11 @@ from byapar_training.checks import check_config  # noqa: E402
 from byapar_training.config import Config, ConfigError  # noqa: E402
 
 from byapar_env import businessman_v0  # noqa: E402
-from byapar_env.businessman import Game, Rules  # noqa: E402
-from byapar_env.businessman import board as B  # noqa: E402
+from byapar_env.businessman import (  # noqa: E402
+    Game,
+    Rules,
+    board,  # noqa: E402
+)
 from byapar_env.businessman.observation import OBSERVATION_SIZE  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
@@ -83,7 +86,8 @@ def test_the_learned_player_never_reads_another_seats_hand(tmp_path) -> None:
             twin = game.clone()
             for s in range(3):
                 if s != seat:
-                    twin.hands[s] = sorted((k + 5) % B.NUM_EXCHANGE_KINDS for k in game.hands[s])
+                    twin.hands[s] = sorted((k + 5) % board.NUM_EXCHANGE_KINDS
+                                           for k in game.hands[s])
             action = player.choose(game, seat, legal)
             assert player.choose(twin, seat, twin.legal_actions()) == action
             choices.add(str(action))

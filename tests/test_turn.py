@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 from scenario import give, new_game, put, roll, sq
 
-from byapar_env.engine import IllegalActionError, Phase, actions
-from byapar_env.engine import board as B
+from byapar_env.engine import IllegalActionError, Phase, actions, board
 
 
 def own_all(game, seat):
     """Give ``seat`` every place, so that landing on one costs nothing and asks nothing."""
-    for s in B.PLACES:
+    for s in board.PLACES:
         game.owner[s] = seat
 
 
@@ -51,7 +50,7 @@ def test_pre_roll_legal_actions_exact_list():
     game.cash[p] = 1_500
     game.in_jail[p] = True
     game.position[p] = 9
-    game.bail_cards[p] = [B.BHAGYA]
+    game.bail_cards[p] = [board.BHAGYA]
     give(game, p, "Jumla", buildings=1)
     give(game, p, "Surkhet")
     give(game, p, "Mahendranagar", "Dhangadhi")

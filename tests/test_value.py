@@ -15,8 +15,7 @@ from byapar_agents.search import Rollouts, search_root
 from byapar_agents.value import DEFAULT_VALUE, ValueNet
 from scenario import new_game
 
-from byapar_env.engine import Phase
-from byapar_env.engine import actions as A
+from byapar_env.engine import Phase, actions
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION, encode
 
 
@@ -66,10 +65,10 @@ def test_rollouts_score_the_horizon_by_the_value_network() -> None:
     game = new_game(4, seed=5)
     flat = _net(np.zeros(OBSERVATION_SIZE))
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy_for(4)
-    scores = [Rollouts(search_root(game), 0, 0, 1, "mixed", policy, flat).run(A.ROLL, seed)
+    scores = [Rollouts(search_root(game), 0, 0, 1, "mixed", policy, flat).run(actions.ROLL, seed)
               for seed in range(4)]
     assert scores == [0.25] * 4  # one round on, nobody out: the flat network's even chances
-    share = Rollouts(search_root(game), 0, 0, 1, "mixed", policy).run(A.ROLL, 0)
+    share = Rollouts(search_root(game), 0, 0, 1, "mixed", policy).run(actions.ROLL, 0)
     assert share != 0.25  # without it, the position-value share
 
 
