@@ -237,7 +237,7 @@ def run_load(base: str, seconds: float, workers: int, max_tables: int) -> dict:
             "tables": tally.tables, "games_finished": tally.games_finished, "by_kind": by_kind}
 
 
-def _applied_once(before: dict, entry: dict) -> dict:
+def applied_once(before: dict, entry: dict) -> dict:
     game = Game.from_json(json.dumps(before["game"]))
     e = entry["engine"]
     game.apply(Action(ActionKind[e["kind"].upper()], e["square"], e["amount"], e["target"],
@@ -276,7 +276,7 @@ def duplicate_worker(base: str, pairs: list[str], seed: int, out: dict,
             answers = [f.result() for f in [pool.submit(send, c) for c in clients]]
             after = clients[0].get(url).json()
             twice = after["version"] != state["version"] + 1 or (
-                after["game"] != _applied_once(state, entry))
+                after["game"] != applied_once(state, entry))
             codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
             with lock:
                 row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {}})

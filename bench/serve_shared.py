@@ -33,7 +33,7 @@ from pathlib import Path
 
 import httpx
 
-from .serve_load import MODES, _applied_once, free_port, stop_server
+from .serve_load import MODES, applied_once, free_port, stop_server
 from .temp_postgres import TempPostgres
 
 START_TIMEOUT_S = 60
@@ -89,7 +89,7 @@ def pair_worker(bases: list[str], pairs: list[str], seed: int, out: dict,
             answers = list(pool.map(send, clients))
             after = clients[(n + 1) % 2].get(url).json()
             twice = after["version"] != state["version"] + 1 or (
-                after["game"] != _applied_once(state, entry))
+                after["game"] != applied_once(state, entry))
             codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
             first_answer = ([r.status_code for r in answers] == [200, 200]
                             and answers[0].content == answers[1].content

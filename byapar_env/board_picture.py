@@ -14,6 +14,15 @@ import numpy as np
 
 from .engine import Game, board
 
+# The colours of the board's groups and of the seats (also the page's and render's).
+GROUP_COLOURS = {
+    "Karnali": (139, 90, 43), "Sudurpashchim": (135, 206, 235), "Lumbini": (218, 112, 214),
+    "Madhesh": (255, 165, 0), "Koshi": (220, 20, 60), "Gandaki": (255, 215, 0),
+    "Bagmati": (34, 139, 34), "Capital": (25, 25, 160),
+}
+SEAT_COLOURS = ((230, 57, 70), (29, 120, 200), (42, 157, 80), (244, 162, 30), (130, 60, 190),
+                (90, 90, 90))
+
 CELL = 72  # a square's side at scale 1: the board is 10 squares a side
 SIZE = CELL * 10
 VOWELS = frozenset("aeiouAEIOU")
@@ -83,7 +92,6 @@ def fit_label(text: str, width: float, size: int, measure_at) -> tuple[list[str]
 
 
 def _seat_colour(seat: int) -> tuple[int, int, int]:
-    from .render import SEAT_COLOURS
 
     return SEAT_COLOURS[seat]
 
@@ -108,7 +116,6 @@ def draw(game: Game, scale: int = 1) -> np.ndarray:
     """The board as a ``(720 * scale, 720 * scale, 3)`` uint8 image."""
     from PIL import Image, ImageDraw
 
-    from .render import GROUP_COLOURS
 
     u = scale
     img = Image.new("RGB", (SIZE * u, SIZE * u), BACKGROUND)

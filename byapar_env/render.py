@@ -7,14 +7,6 @@ import numpy as np
 from .action_table import TradeDraft
 from .engine import Game, Phase, board
 
-GROUP_COLOURS = {
-    "Karnali": (139, 90, 43), "Sudurpashchim": (135, 206, 235), "Lumbini": (218, 112, 214),
-    "Madhesh": (255, 165, 0), "Koshi": (220, 20, 60), "Gandaki": (255, 215, 0),
-    "Bagmati": (34, 139, 34), "Capital": (25, 25, 160),
-}
-SEAT_COLOURS = ((230, 57, 70), (29, 120, 200), (42, 157, 80), (244, 162, 30), (130, 60, 190),
-                (90, 90, 90))
-
 
 def _building_text(b: int) -> str:
     return "H" if b == board.HOTEL else "h" * b

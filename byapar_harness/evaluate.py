@@ -32,10 +32,10 @@ from .gauntlet import (
     DEFAULT_POPULATION,
     GROUP_NAMES,
     GauntletConfig,
-    _worst_line,
-    _write,
     format_gauntlet,
     run_gauntlet,
+    worst_line,
+    write_json,
 )
 from .rating_scale import format_rating, rate_cells
 
@@ -87,7 +87,7 @@ def run_evaluation(config: EvaluateConfig, json_path: str | None = None,
     result = run_gauntlet(gauntlet, json_path, report if progress else None)
     result["rating"] = rate_cells(gauntlet.game, result["cells"])
     if json_path:
-        _write(json_path, result)
+        write_json(json_path, result)
     return result
 
 
@@ -100,7 +100,7 @@ def format_evaluation(config: EvaluateConfig, result: dict) -> str:
         worst = [("worst", "worst case")]
     for name, what in worst:
         for n, w in result.get(name, {}).items():
-            lines.append(_worst_line(what, n, w))
+            lines.append(worst_line(what, n, w))
     lines += [format_rating(result.get("rating")), "", format_gauntlet(config.gauntlet(), result)]
     return "\n".join(lines)
 

@@ -211,10 +211,10 @@ def run_gauntlet(config: GauntletConfig, json_path: str | None = None,
             progress(f"{key}: {c['win_rate']:.1%} ({c['multiple']:.2f}x chance)")
         out.update(worst_cases(config, cells))
         if json_path:
-            _write(json_path, out)
+            write_json(json_path, out)
     out.update(worst_cases(config, cells))
     if json_path:
-        _write(json_path, out)
+        write_json(json_path, out)
     return out
 
 
@@ -256,7 +256,8 @@ def worst_cases(config: GauntletConfig, cells: dict) -> dict:
     return out
 
 
-def _write(path: str, data: dict) -> None:
+def write_json(path: str, data: dict) -> None:
+    """``data`` as JSON at ``path``, whole or not at all (written beside it, then moved)."""
     p = Path(path)
     tmp = p.with_name(p.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2))
@@ -280,7 +281,7 @@ def _rows(config: GauntletConfig, cells: dict, rows: list[tuple[str, str]]) -> l
     return lines
 
 
-def _worst_line(what: str, n: str, w: dict) -> str:
+def worst_line(what: str, n: str, w: dict) -> str:
     return (f"{what} at {n} seats: {w['multiple']:.2f}x chance against {w['opponent']} "
             f"({w['win_rate']:.1%}, 95% interval {w['ci95'][0]:.1%} - {w['ci95'][1]:.1%})")
 
@@ -293,7 +294,7 @@ def format_gauntlet(config: GauntletConfig, result: dict) -> str:
         lines += _rows(config, cells, [(o, o) for o in config.opponent_list()])
         lines.append("")
         for n, w in result["worst"].items():
-            lines.append(_worst_line("worst case", n, w))
+            lines.append(worst_line("worst case", n, w))
         return "\n".join(lines)
     for g, entry in result.get("groups", {}).items():
         kind = "seen" if entry["seen"] else "UNSEEN"
@@ -303,9 +304,9 @@ def format_gauntlet(config: GauntletConfig, result: dict) -> str:
             rows.append(("mixed table", MIXED + g))
         lines += _rows(config, cells, rows)
         for n, w in entry["worst"].items():
-            lines.append(_worst_line(f"  {g} worst case", n, w))
+            lines.append(worst_line(f"  {g} worst case", n, w))
         lines.append("")
     for name, what in (("worst_unseen", "UNSEEN worst case"), ("worst_seen", "seen worst case")):
         for n, w in result.get(name, {}).items():
-            lines.append(_worst_line(what, n, w))
+            lines.append(worst_line(what, n, w))
     return "\n".join(lines).rstrip()

@@ -12,11 +12,11 @@ from starlette.concurrency import run_in_threadpool
 
 from byapar_env import __version__
 from byapar_env.action_table import ACTIONS
+from byapar_env.board_picture import GROUP_COLOURS, SEAT_COLOURS
 from byapar_env.engine import board
 from byapar_env.engine.rules import DEFAULT_AUCTIONS, DEFAULT_ROUNDS, ROUND_PRESETS
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.games import available_games
-from byapar_env.render import GROUP_COLOURS, SEAT_COLOURS
 
 from . import businessman as bm
 from . import businessman_expert as bm_expert

@@ -308,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, UnknownAgentError) as exc:
         print(f"byapar serve: --player: {exc}", file=sys.stderr)
         return 2
-    from .database import DatabaseError, open_database
+    from .database import DatabaseError
+    from .database_open import open_database
     from .protocol import http_protocol
     from .slow import SlowPool
     from .tables import TableStore

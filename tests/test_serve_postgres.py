@@ -27,7 +27,8 @@ with warnings.catch_warnings():
 
 from byapar_serve.app import create_app
 from byapar_serve.cli import main as serve_main
-from byapar_serve.database import SCHEMA_VERSION, DatabaseError, VersionTaken, open_database
+from byapar_serve.database import SCHEMA_VERSION, DatabaseError, VersionTaken
+from byapar_serve.database_open import open_database
 from byapar_serve.database_postgres import PostgresDatabase, redact
 from byapar_serve.roster import Roster
 from byapar_serve.tables import TableStore
