@@ -143,22 +143,6 @@ def person_moves(page, clicks: int, until_round: int | None = None) -> bool:
     return False
 
 
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser, request):
     viewport = getattr(request, "param", DESKTOP)

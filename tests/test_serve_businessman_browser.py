@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,22 +25,6 @@ from test_browser import DESKTOP, PHONE, fits, launch, post, seat_link, server, 
 WIDTHS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 # The person's choice among the buttons: buy, roll, end a session, else the first one shown.
 PREFERENCE = ("buy", "roll", "end_session", "skip_card", "reject_trade", "no")
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

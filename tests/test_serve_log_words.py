@@ -7,16 +7,9 @@ name them. The engine's lines come from real games where a game can make them.""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
-from test_browser import DESKTOP, launch, post, seat_link, server
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with server() as url:
-        yield url
+from test_browser import DESKTOP, launch, post, seat_link
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
 import pytest
-from test_browser import PHONE, fits, launch, post, seat_link, server
+from test_browser import PHONE, fits, post, seat_link
 
 MIN_TARGET = 44  # px, each way
 MIN_TEXT = 11  # px
@@ -89,22 +88,6 @@ def check(page, where: str) -> int:
     assert not problems, f"{where}:\n" + "\n".join(problems)
     fits(page)
     return found["targets"]
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

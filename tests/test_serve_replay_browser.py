@@ -40,16 +40,6 @@ def base_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser, request):
     context = browser.new_context(viewport=request.param)
