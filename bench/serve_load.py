@@ -248,16 +248,18 @@ def applied_once(before: dict, entry: dict) -> dict:
 MODES = ("version", "key", "both")
 
 
-def duplicate_worker(base: str, pairs: list[str], seed: int, out: dict,
+def duplicate_worker(bases: list[str], pairs: list[str], seed: int, out: dict,
                      lock: threading.Lock) -> None:
-    """Send each action of ``pairs`` (a guard mode each) twice at once on one table."""
-    clients = [httpx.Client(base_url=base, timeout=30, trust_env=False) for _ in range(2)]
+    """Send each action of ``pairs`` (a guard mode each) twice at once on one table, one copy
+    through each of ``bases`` (one server twice, or two servers sharing a database); each
+    table is made through one and read back through the other."""
+    clients = [httpx.Client(base_url=b, timeout=30, trust_env=False) for b in bases]
     pool = concurrent.futures.ThreadPoolExecutor(2)
     try:
         state = None
         for n, mode in enumerate(pairs):
             if state is None or state["to_move"] is None:
-                state = clients[0].post("/v1/tables", json={
+                state = clients[n % 2].post("/v1/tables", json={
                     "seats": ["person", "person"], "seed": seed * 1000 + n}).json()
             url = f"/v1/tables/{state['id']}"
             entry = next((e for e in state["legal"] if e["id"] == 0), state["legal"][0])
@@ -273,16 +275,22 @@ def duplicate_worker(base: str, pairs: list[str], seed: int, out: dict,
                 barrier.wait()
                 return client.post(f"{url}/actions", json=body)
 
-            answers = [f.result() for f in [pool.submit(send, c) for c in clients]]
-            after = clients[0].get(url).json()
+            answers = list(pool.map(send, clients))
+            after = clients[(n + 1) % 2].get(url).json()
             twice = after["version"] != state["version"] + 1 or (
                 after["game"] != applied_once(state, entry))
             codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
+            first_answer = ([r.status_code for r in answers] == [200, 200]
+                            and answers[0].content == answers[1].content
+                            and sorted(str(r.headers.get("Idempotent-Replayed"))
+                                       for r in answers) == ["None", "true"])
             with lock:
-                row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {}})
+                row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {},
+                                            "both_first_answer": 0})
                 row["pairs"] += 1
                 row["applied_twice"] += int(twice)
                 row["answers"][codes] = row["answers"].get(codes, 0) + 1
+                row["both_first_answer"] += int(first_answer)
             state = after
     finally:
         pool.shutdown()
@@ -290,20 +298,17 @@ def duplicate_worker(base: str, pairs: list[str], seed: int, out: dict,
             c.close()
 
 
-def run_duplicates(base: str, count: int, workers: int) -> dict:
+def run_duplicates(bases: list[str], count: int, workers: int) -> dict:
     """``count`` guarded pairs (the three modes in turn) and ``count // 10`` unguarded ones."""
     modes = [MODES[i % 3] for i in range(count)] + ["none"] * (count // 10)
     random.Random(0).shuffle(modes)
-    shares = [modes[w::workers] for w in range(workers)]
     out: dict = {}
     lock = threading.Lock()
     start = time.perf_counter()
-    threads = [threading.Thread(target=duplicate_worker, args=(base, shares[w], w, out, lock))
-               for w in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with concurrent.futures.ThreadPoolExecutor(workers) as tables:
+        for done in [tables.submit(duplicate_worker, bases, modes[w::workers], w, out, lock)
+                     for w in range(workers)]:
+            done.result()
     guarded = [out.get(m, {"pairs": 0, "applied_twice": 0}) for m in MODES]
     return {"seconds": time.perf_counter() - start, "workers": workers,
             "guarded_pairs": sum(r["pairs"] for r in guarded),
@@ -633,7 +638,7 @@ def main(argv: list[str] | None = None) -> dict:
     base = f"http://127.0.0.1:{port}"
     if args.duplicates:
         try:
-            dup = run_duplicates(base, args.duplicates, args.workers)
+            dup = run_duplicates([base, base], args.duplicates, args.workers)
         finally:
             stop_server(proc)
         print(f"duplicates ({args.workers} tables, {dup['seconds']:.1f} s): "

@@ -21,19 +21,16 @@ the database's socket is contacted (proxies in the environment are ignored).
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
-import random
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import httpx
 
-from .serve_load import MODES, applied_once, free_port, stop_server
+from .serve_load import free_port, run_duplicates, stop_server
 from .temp_postgres import TempPostgres
 
 START_TIMEOUT_S = 60
@@ -60,73 +57,6 @@ def start_server(port: int, database: str) -> subprocess.Popen:
             time.sleep(0.2)
 
 
-def pair_worker(bases: list[str], pairs: list[str], seed: int, out: dict,
-                lock: threading.Lock) -> None:
-    """Send each action of ``pairs`` (a guard mode each) to both servers at once, on one
-    table."""
-    clients = [httpx.Client(base_url=b, timeout=30, trust_env=False) for b in bases]
-    pool = concurrent.futures.ThreadPoolExecutor(2)
-    try:
-        state = None
-        for n, mode in enumerate(pairs):
-            if state is None or state["to_move"] is None:
-                state = clients[n % 2].post("/v1/tables", json={
-                    "seats": ["person", "person"], "seed": seed * 1000 + n}).json()
-            url = f"/v1/tables/{state['id']}"
-            entry = next((e for e in state["legal"] if e["id"] == 0), state["legal"][0])
-            body: dict = {"id": entry["id"]}
-            if mode in ("version", "both"):
-                body["version"] = state["version"]
-            if mode in ("key", "both"):
-                body["idempotency_key"] = f"{seed}-{n}"
-            barrier = threading.Barrier(2)
-
-            def send(client: httpx.Client, body: dict = body, url: str = url,
-                     barrier: threading.Barrier = barrier) -> httpx.Response:
-                barrier.wait()
-                return client.post(f"{url}/actions", json=body)
-
-            answers = list(pool.map(send, clients))
-            after = clients[(n + 1) % 2].get(url).json()
-            twice = after["version"] != state["version"] + 1 or (
-                after["game"] != applied_once(state, entry))
-            codes = ",".join(str(c) for c in sorted(r.status_code for r in answers))
-            first_answer = ([r.status_code for r in answers] == [200, 200]
-                            and answers[0].content == answers[1].content
-                            and sorted(str(r.headers.get("Idempotent-Replayed"))
-                                       for r in answers) == ["None", "true"])
-            with lock:
-                row = out.setdefault(mode, {"pairs": 0, "applied_twice": 0, "answers": {},
-                                            "both_first_answer": 0})
-                row["pairs"] += 1
-                row["applied_twice"] += int(twice)
-                row["answers"][codes] = row["answers"].get(codes, 0) + 1
-                row["both_first_answer"] += int(first_answer)
-            state = after
-    finally:
-        pool.shutdown()
-        for c in clients:
-            c.close()
-
-
-def run_pairs(bases: list[str], count: int, workers: int) -> dict:
-    """``count`` guarded pairs (the three modes in turn) and ``count // 10`` unguarded ones."""
-    modes = [MODES[i % 3] for i in range(count)] + ["none"] * (count // 10)
-    random.Random(0).shuffle(modes)
-    out: dict = {}
-    lock = threading.Lock()
-    start = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(workers) as tables:
-        for done in [tables.submit(pair_worker, bases, modes[w::workers], w, out, lock)
-                     for w in range(workers)]:
-            done.result()
-    guarded = [out.get(m, {"pairs": 0, "applied_twice": 0}) for m in MODES]
-    return {"seconds": time.perf_counter() - start, "workers": workers,
-            "guarded_pairs": sum(r["pairs"] for r in guarded),
-            "guarded_applied_twice": sum(r["applied_twice"] for r in guarded),
-            "by_mode": out}
-
-
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duplicates", type=int, default=1000, metavar="N",
@@ -147,8 +77,8 @@ def main(argv: list[str] | None = None) -> dict:
             while ports[1] == ports[0]:
                 ports[1] = free_port()
             procs = [start_server(port, database) for port in ports]
-            result = run_pairs([f"http://127.0.0.1:{p}" for p in ports], args.duplicates,
-                               args.workers)
+            result = run_duplicates([f"http://127.0.0.1:{p}" for p in ports], args.duplicates,
+                                    args.workers)
         finally:
             for proc in procs:
                 stop_server(proc)
