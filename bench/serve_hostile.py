@@ -37,7 +37,6 @@ import multiprocessing
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -45,7 +44,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.serve_load import free_port, percentile, saved_positions, stop_server
+from bench.serve_load import free_port, percentile, saved_positions, serve, stop_server
 
 TOKEN = "bench-hostile-token-0123456789"
 TRICKLE_BYTES = 400_000
@@ -54,25 +53,8 @@ LEGIT_BYTES = 300_000
 
 
 def start_server(port: int, folder: str, extra: list[str]) -> subprocess.Popen:
-    database = Path(folder) / f"tables-{port}.sqlite3"
-    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
-                             "--port", str(port), "--pace-ms", "0", "--open-seats",
-                             "--database", str(database), *extra],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    headers = {"authorization": f"Bearer {TOKEN}"}
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            r = httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False,
-                          headers=headers)
-            r.raise_for_status()
-            return proc
-        except httpx.HTTPError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("byapar serve did not start: "
-                                   + proc.stderr.read().decode(errors="replace")) from None
-            time.sleep(0.2)
+    return serve(port, str(Path(folder) / f"tables-{port}.sqlite3"), extra,
+                 {"authorization": f"Bearer {TOKEN}"})
 
 
 def _summary(values: list[float]) -> dict:

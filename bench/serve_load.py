@@ -71,16 +71,22 @@ _DATABASE = tempfile.TemporaryDirectory(prefix="serve-load-")
 def start_server(port: int) -> subprocess.Popen:
     # The tables in an SQLite file of its own (every change written before it is answered, as
     # byapar serve runs by default); seats open, as the load's clients name none of them.
-    database = Path(_DATABASE.name) / f"tables-{port}.sqlite3"
+    return serve(port, str(Path(_DATABASE.name) / f"tables-{port}.sqlite3"))
+
+
+def serve(port: int, database: str, extra: list[str] | tuple = (),
+          headers: dict | None = None) -> subprocess.Popen:
+    """``byapar serve`` on ``port`` with its tables in ``database``, seats open and no pace
+    (``extra``: more flags), returned once ``GET /v1`` answers (with ``headers``)."""
     proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
                              "--port", str(port), "--pace-ms", "0", "--open-seats",
-                             "--database", str(database)],
+                             "--database", database, *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while True:
         try:
-            r = httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False)
-            r.raise_for_status()
+            httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False,
+                      headers=headers).raise_for_status()
             return proc
         except httpx.HTTPError:
             if proc.poll() is not None or time.monotonic() > deadline:

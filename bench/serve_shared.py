@@ -23,38 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-import httpx
-
-from .serve_load import free_port, run_duplicates, stop_server
+from .serve_load import free_port, run_duplicates, serve, stop_server
 from .temp_postgres import TempPostgres
-
-START_TIMEOUT_S = 60
 
 
 def start_server(port: int, database: str) -> subprocess.Popen:
     """``byapar serve`` on ``port`` with its tables in ``database``, seats open (the clients
     name none), answered once it answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "byapar_serve.cli", "--host", "127.0.0.1",
-                             "--port", str(port), "--pace-ms", "0", "--open-seats",
-                             "--slow-workers", "0", "--database", database],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/v1", timeout=2, trust_env=False
-                      ).raise_for_status()
-            return proc
-        except httpx.HTTPError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("byapar serve did not start: "
-                                   + proc.stderr.read().decode(errors="replace")) from None
-            time.sleep(0.2)
+    return serve(port, database, ["--slow-workers", "0"])
 
 
 def main(argv: list[str] | None = None) -> dict:
