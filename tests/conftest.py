@@ -26,3 +26,19 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page at the test's viewport (an indirect parameter, else the module's
+    ``VIEWPORT``, else a desktop's), which must end with no JavaScript error."""
+    from test_browser import DESKTOP
+
+    viewport = getattr(request, "param", None) or getattr(request.module, "VIEWPORT", DESKTOP)
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    yield page
+    context.close()
+    assert page.errors == [], page.errors  # no JavaScript error on the page

@@ -143,18 +143,6 @@ def person_moves(page, clicks: int, until_round: int | None = None) -> bool:
     return False
 
 
-@pytest.fixture
-def page(browser, request):
-    viewport = getattr(request, "param", DESKTOP)
-    context = browser.new_context(viewport=viewport, accept_downloads=True)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    yield page
-    context.close()
-    assert page.errors == [], page.errors  # no JavaScript error on the page
-
-
 def post(url: str, body: dict) -> dict:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",

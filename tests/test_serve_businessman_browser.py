@@ -27,17 +27,6 @@ WIDTHS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 PREFERENCE = ("buy", "roll", "end_session", "skip_card", "reject_trade", "no")
 
 
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport=request.param, accept_downloads=True)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    yield page
-    context.close()
-    assert page.errors == [], page.errors  # no JavaScript error on the page
-
-
 def start_businessman(page, seats: list[str], rounds: int, seed: int) -> None:
     page.wait_for_selector("#start")
     page.select_option("#game-kind", "businessman")

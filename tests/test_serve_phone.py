@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from test_browser import PHONE, fits, post, seat_link
 
+VIEWPORT = PHONE  # every page of this module (conftest.page)
 MIN_TARGET = 44  # px, each way
 MIN_TEXT = 11  # px
 
@@ -88,17 +88,6 @@ def check(page, where: str) -> int:
     assert not problems, f"{where}:\n" + "\n".join(problems)
     fits(page)
     return found["targets"]
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    yield page
-    context.close()
-    assert page.errors == [], page.errors
 
 
 def test_byapar_at_a_phone(base_url: str, page) -> None:

@@ -40,17 +40,6 @@ def base_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport=request.param)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    yield page
-    context.close()
-    assert page.errors == [], page.errors
-
-
 def open_replay(page, base_url: str, table_id: str) -> dict:
     page.goto(f"{base_url}/#r={table_id}")
     page.wait_for_selector("#replay:not([hidden]) #replay-graph polyline")
