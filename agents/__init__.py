@@ -24,6 +24,7 @@ from .expert import (
     ExpertPlayer,
 )
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from .judge import Judge
 from .ladder import LADDER, make_level
 from .medium import MediumPlayer
 from .network import CheckpointError, NumpyPolicy, load_checkpoint
@@ -31,13 +32,16 @@ from .outside import OUTSIDE_NAMES, make_outside
 from .panel import PANEL_NAMES, PanelPlayer
 from .population import is_population_name, make_population
 from .seating import play_seated, play_through_env
+from .value import value_at
 
 LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 # The hard player trading as earlier releases did, for comparisons: its policy alone
 # ("hard-unguarded"), and the policy's answers checked with fixed caps (agents.trade_guard,
 # "hard-guarded"); the shipped hard trades by the deal judgement (agents.deals).
-VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim")
+# "hard-judged": its choices away from trades checked one ply deep by the value network
+# (agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
@@ -129,6 +133,9 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
+    judged, suffix, folder = name.partition(_VALUE_SUFFIX)
+    if judged == "hard-judged" and (folder or not suffix):
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, judge=Judge(value_at(folder or None)))
     if name in LADDER:  # the server's difficulty ladder, beginner to master
         return make_level(name, seed)
     if Path(name).is_dir():
@@ -140,7 +147,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         f"({', '.join(LADDER)}), outside-NAME ({', '.join(OUTSIDE_NAMES)}), pop-SEED, "
         "expert@SIMS, "
         "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
-        "[-find|-nofind][@SIMS][+value=FOLDER], a checkpoint folder or module:callable")
+        "[-find|-nofind][@SIMS][+value=FOLDER], hard-judged+value=FOLDER, a checkpoint folder "
+        "or module:callable")
 
 
 _SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once a process

@@ -24,6 +24,10 @@ How it trades is ``trades``:
   canonical form, checked by the value network with fixed caps (``agents.trade_guard``); the
   policy's offers as it composes them.
 - ``"policy"`` (the name ``hard-unguarded``): the policy alone, answers and offers.
+
+With a ``judge`` (``agents.judge``; the name ``hard-judged``), the policy's choices away from
+trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
+and replaced where another candidate is better by more than the judge's margin.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from pathlib import Path
 import numpy as np
 from byapar_checkpoints import shipped
 
-from byapar_env.action_table import CANCEL_ID, SUBMIT_ID, TRADE_START_IDS
+from byapar_env.action_table import ACTIONS, CANCEL_ID, SUBMIT_ID, TRADE_START_IDS, engine_action
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase
@@ -43,6 +47,7 @@ from byapar_env.engine import Action, Game, Phase
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
 from .deals import DealMemory, accepts_pending, appraise, made, refusal
+from .judge import Judge, undoing
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
 from .value import ValueNet, shipped_value
@@ -55,12 +60,14 @@ class _Seat:
     """One seat's trading state in one game: its deal memory, the steps of an offer being
     composed, and the turn in which its policy may offer no more."""
 
-    __slots__ = ("memory", "steps", "quiet_turn")
+    __slots__ = ("memory", "steps", "quiet_turn", "undone", "undone_turn")
 
     def __init__(self) -> None:
         self.memory = DealMemory()
         self.steps: list[int] = []
         self.quiet_turn = -1
+        self.undone: set[Action] = set()  # what would undo the judge's moves this turn
+        self.undone_turn = -1
 
 
 class LearnedPlayer:
@@ -69,7 +76,7 @@ class LearnedPlayer:
     def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
                  safe_trades: bool = True, value: ValueNet | None = None,
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
-                 check_proposals: bool = False):
+                 check_proposals: bool = False, judge: Judge | None = None):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -78,6 +85,7 @@ class LearnedPlayer:
         self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
+        self.judge = judge
         # Deals that complete a group, checked by rollouts (agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
         self.check = (RolloutCheck(self.value, self.policy, deal_rollouts,
@@ -166,7 +174,20 @@ class LearnedPlayer:
             mask = np.array(mask, copy=True)
             mask[list(TRADE_START_IDS)] = 0
         policy = self.policy_for(len(env.possible_agents))
-        return policy.act(obs["observation"], mask)
+        if self.judge is None or env.draft is not None:
+            return policy.act(obs["observation"], mask)
+        return self._judged(env.game, seat, policy.probabilities(obs["observation"], mask), mask)
+
+    def _judged(self, game: Game, seat: int, probs: np.ndarray, mask: np.ndarray) -> int:
+        state = self.seat_state(game, seat)
+        if state.undone_turn != game.turn_count:
+            state.undone, state.undone_turn = set(), game.turn_count
+        i = self.judge.choose(game, seat, probs, mask, state.undone)
+        if game.phase == Phase.PRE_ROLL and not ACTIONS[i].kind.startswith("trade"):
+            reverse = undoing(engine_action(game, i))
+            if reverse is not None:
+                state.undone.add(reverse)
+        return i
 
     def accepts_pending(self, game: Game) -> bool:
         """Whether it accepts the trade offer pending in ``game`` (see the module
