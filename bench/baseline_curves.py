@@ -24,7 +24,6 @@ from pathlib import Path
 
 from byapar_agents.outside import UNSEEN_OUTSIDE
 from byapar_agents.panel import PANEL_NAMES
-
 from byapar_harness.arena import ArenaConfig, run_arena
 
 LEAGUE = ",".join((*PANEL_NAMES, "medium"))

@@ -31,7 +31,6 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from byapar_agents.network import single_thread_blas
-
 from byapar_env.stats import paired_difference, sign_test, wilson
 from byapar_harness.arena import ArenaConfig, play_game, validate
 

@@ -2,7 +2,7 @@
 to medium's rules and measure the win rate against medium (docs/businessman_env.md, "The
 shipped hard now").
 
-    python -m bench.businessman_phase_swap --player checkpoints/businessman_hard --games 400
+    python -m bench.businessman_phase_swap --player byapar_checkpoints/businessman_hard --games 400
     python -m bench.businessman_phase_swap --swap none,EXCHANGE_CARD+PICK_COLOUR
 
 Each row plays ``--games`` games heads-up and as many with three medium players, 20 rounds,
@@ -16,9 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from byapar_agents.businessman import BusinessmanPlayer, MediumPlayer, make_agent, play_game
-
 from bench.common import phase_variants
+from byapar_agents.businessman import BusinessmanPlayer, MediumPlayer, make_agent, play_game
 from byapar_env.businessman import Action, Game, Phase, Rules
 from byapar_env.stats import wilson
 

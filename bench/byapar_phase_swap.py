@@ -15,9 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from byapar_agents import make_agent, play_through_env
-
 from bench.common import phase_variants
+from byapar_agents import make_agent, play_through_env
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
 from byapar_env.engine import Phase

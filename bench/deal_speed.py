@@ -19,7 +19,6 @@ import time
 
 from byapar_agents import play_through_env
 from byapar_agents.network import single_thread_blas
-
 from byapar_env.engine import Phase
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 

@@ -8,9 +8,10 @@ Each point is ``--games`` games of the expert at ``SIMS`` simulations a decision
 opponents (four seats, rotated by the game's number as in the arena: ``arena.seat_game``, so
 game ``i`` has the same seed, seats and dice at every budget); budget 0 is the hard player (the
 policy alone) on the same games. ``--opponents``: a player name (``medium``), or ``unseen``:
-three players of the generated population's evaluation seeds (``agents.population``, never
+three players of the generated population's evaluation seeds (``byapar_agents.population``, never
 drawn by training), the same three in every game. ``--rollout`` is the expert's rollout mode
-(``agents.search.ROLLOUT_MODES``). Games are played in blocks of ten, every budget in turn, and
+(``byapar_agents.search.ROLLOUT_MODES``). Games are played in blocks of ten, every budget in turn,
+and
 each game's result is appended to ``DIR/games.jsonl`` as it ends: a run started again goes on
 from there. ``--summary`` prints each point's win rate over the games it played, with its 95% Wilson
 interval and the hard player's win rate over the same games.
@@ -26,7 +27,6 @@ from pathlib import Path
 from byapar_agents import ExpertPlayer, play_through_env
 from byapar_agents.network import single_thread_blas
 from byapar_agents.population import evaluation_names
-
 from byapar_harness.arena import ArenaConfig, seat_game, table_env, wilson
 
 BLOCK = 10

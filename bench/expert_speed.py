@@ -19,7 +19,6 @@ import statistics
 import time
 
 from byapar_agents import ExpertPlayer, make_agent
-
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
 

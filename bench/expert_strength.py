@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 from byapar_agents import DEFAULT_SIMS, expert_options, is_expert_name
-
 from byapar_harness.arena import ArenaConfig, run_arena, wilson
 
 MEDIUM3 = ("medium", "medium", "medium")

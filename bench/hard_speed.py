@@ -1,6 +1,6 @@
 """Time per decision of a learned player (numpy forward pass and masked argmax).
 
-    python -m bench.hard_speed [--checkpoint checkpoints/hard] [--repeats 5]
+    python -m bench.hard_speed [--checkpoint byapar_checkpoints/hard] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import statistics
 import time
 
 import numpy as np
+
 from byapar_agents.hard import DEFAULT_CHECKPOINT
 from byapar_agents.network import load_checkpoint
-
 from byapar_env import byapar_v0
 
 

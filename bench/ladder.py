@@ -1,4 +1,5 @@
-"""Ratings of the difficulty ladder's levels (``agents.ladder``): seeded four-seat games among them.
+"""Ratings of the difficulty ladder's levels (``byapar_agents.ladder``): seeded four-seat games
+among them.
 
     python -m bench.ladder --out DIR [--games 300] [--seed 0] [--levels beginner,...,master]
                            [--expert-sims 12] [--json PATH] [--summary]
@@ -29,7 +30,6 @@ from byapar_agents import play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.ladder import LADDER, make_level
 from byapar_agents.network import single_thread_blas
-
 from byapar_harness.arena import (
     ArenaConfig,
     GameResult,

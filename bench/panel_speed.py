@@ -16,7 +16,6 @@ import time
 
 from byapar_agents import make_agent
 from byapar_agents.panel import PANEL_NAMES
-
 from byapar_env.engine import Game, Rules
 
 from .common import baseline_ops_per_second

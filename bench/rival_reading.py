@@ -2,7 +2,8 @@
 
     python -m bench.rival_reading [--games 60] [--players 4] [--seed 0]
 
-Each game seats kinds drawn from the reader's portfolio (``agents.rival_reader.PORTFOLIO``; game
+Each game seats kinds drawn from the reader's portfolio (``byapar_agents.rival_reader.PORTFOLIO``;
+game
 ``g``'s draw from ``--seed`` and ``g``), plays it on the engine as the arena does, and reads
 every seat from its decisions. At rounds 5, 10 and 20 and at the end, a seat counts as named
 when the reader's most probable kind is the seat's own; the share named carries a 95% Wilson
@@ -18,7 +19,6 @@ import random
 import time
 
 from byapar_agents.rival_reader import PORTFOLIO, RivalReader
-
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import Game, Rules
 from byapar_env.stats import wilson

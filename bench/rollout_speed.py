@@ -3,7 +3,7 @@ search-speed work, in the same run.
 
     python -m bench.rollout_speed [--rollouts 1200] [--repeats 5] [--baseline COMMIT|none]
 
-A one-round rollout (``agents.search.Rollouts.run``, horizon one round, medium in every seat)
+A one-round rollout (``byapar_agents.search.Rollouts.run``, horizon one round, medium in every seat)
 clones a mid-game position, reseeds its chance and plays every seat's turn, then scores the
 position. The positions are 12 seeded four-seat games of medium players at the start of round
 12. Each run plays ``--rollouts`` of them (rollout seed k from every position in turn), timed in
@@ -45,7 +45,6 @@ _PACKAGE_DIRS = {"agents": "byapar_agents", "training": "byapar_training",
 def _roots() -> list:
     from byapar_agents.medium import MediumPlayer
     from byapar_agents.search import search_root
-
     from byapar_env.driver import SeatDriver
     from byapar_env.engine import Game, Rules
 

@@ -28,7 +28,6 @@ from byapar_agents import play_through_env
 from byapar_agents.deals import completes_group, mirrored
 from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID
-
 from byapar_env.engine import Phase
 from byapar_harness.arena import ArenaConfig, seat_game, table_env, wilson
 

@@ -20,7 +20,6 @@ from collections import Counter
 from byapar_agents import play_through_env
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.value import shipped_value
-
 from byapar_env.action_table import fixed_action_id
 from byapar_env.engine import ActionKind, Phase, actions
 from byapar_harness.arena import ArenaConfig, seat_game, table_env

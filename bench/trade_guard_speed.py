@@ -5,7 +5,8 @@
 Takes the offer exploit test's seeded positions (``agents.offer_exploit.sample_positions``),
 puts a few listed offers pending in each, and times the hard player's answer to each through
 the environment it reads (``LearnedPlayer.act``): guarded (the canonical policy answer and the
-value network's check, ``agents.trade_guard``) and unguarded (the policy's forward pass alone,
+value network's check, ``byapar_agents.trade_guard``) and unguarded (the policy's forward pass
+alone,
 the observation included). Medians of ``--repeats`` runs, with the machine's pure-Python
 baseline (``bench.common``) beside them, so that figures from different machines compare.
 """
@@ -18,7 +19,6 @@ import time
 
 from byapar_agents import make_agent
 from byapar_agents.network import single_thread_blas
-
 from byapar_env.byapar_v0 import raw_env
 from byapar_harness.offer_exploit import listed_offers, sample_positions
 

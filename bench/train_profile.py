@@ -2,7 +2,8 @@
 
     python -m bench.train_profile [--steps 8192] [--envs 1]
 
-Runs ``byapar train`` (training/selfplay.py) in one process (``--envs 1``: SB3's DummyVecEnv, so
+Runs ``byapar train`` (byapar_training/selfplay.py) in one process (``--envs 1``: SB3's
+DummyVecEnv, so
 the environments, the opponents and the learner all show in one profile) from the shipped hard
 checkpoint against league opponents (medium, strategist and the learner's snapshots), and
 prints the cumulative time of each part as a share of the run. ``docs/training_profile.md``

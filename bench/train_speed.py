@@ -3,7 +3,7 @@
     python -m bench.train_speed [--steps 32768] [--envs 16] [--compact-envs 64] [--repeats 3]
                                 [--json FILE]
 
-Each run is the real ``byapar train`` (training/selfplay.py) in a fresh temporary run folder,
+Each run is the real ``byapar train`` (byapar_training/selfplay.py) in a fresh temporary run folder,
 from the shipped hard checkpoint, with league opponents (medium, strategist and the learner's
 snapshots, or its self-play seats) at tables of 3 to 6, for ``--steps`` learner steps. Its rate
 is learner steps over the PPO wall time the run records (collection and updates; start-up and
@@ -11,8 +11,10 @@ the final evaluation are not counted). Three trainers, run one after the other i
 
 - **baseline**, today's trainer: SB3 with one environment per process in two processes
   (SubprocVecEnv, as every run before the grouped layout trained);
-- **grouped**: SB3 with ``--envs`` environments in the same two processes (training/vec_env.py);
-- **compact**: ``--trainer compact`` (training/ppo.py), ``--compact-envs`` games in one process
+- **grouped**: SB3 with ``--envs`` environments in the same two processes
+(byapar_training/vec_env.py);
+- **compact**: ``--trainer compact`` (byapar_training/ppo.py), ``--compact-envs`` games in one
+process
   (``--compact-workers``), every network batched and every learner seat sampled.
 
 The figures are medians of ``--repeats``; ``ratio`` is compact over baseline (``grouped_ratio``

@@ -21,11 +21,10 @@ from pathlib import Path
 
 
 def one_run(trainer: str, steps: int, seed: int, games: int) -> dict:
+    from byapar_harness.arena import ArenaConfig, run_arena
     from byapar_training.checks import fit_to_budget
     from byapar_training.config import Config
     from byapar_training.selfplay import train
-
-    from byapar_harness.arena import ArenaConfig, run_arena
 
     envs, workers = (64, 1) if trainer == "compact" else (2, 2)
     with tempfile.TemporaryDirectory() as tmp:

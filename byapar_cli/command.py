@@ -28,13 +28,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-# What the command shares with the training jobs it runs (they import it from there).
-from byapar_training.common import TRAIN_PACKAGES, UsageError, require
-
 # One parser for every command, byapar simulate's included (imported by the subcommands' modules)
 from byapar_env.cli_args import ArgumentParser, add_table_flags
 from byapar_env.engine.errors import ByaparError
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+
+# What the command shares with the training jobs it runs (they import it from there).
+from byapar_training.common import TRAIN_PACKAGES, UsageError, require
 
 DISTRIBUTION = "byapar-env"
 
@@ -382,7 +382,6 @@ def serve_main(argv: list[str]) -> int:
 
 def analyse_parser() -> ArgumentParser:
     from byapar_agents.expert import MAX_SIMS
-
     from byapar_harness.analyse import DEFAULT_ROLLOUTS, EXPERT_SIMS
 
     ap = ArgumentParser(

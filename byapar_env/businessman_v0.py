@@ -80,7 +80,7 @@ Caps
 Businessman's rules let a seat manage its holdings and compose proposals before rolling for as
 long as it likes (pledging and redeeming the same lot, toggling the same lot in a proposal), so
 the environment caps both, as Byapar's does. The rule (``TurnCaps``) is the same for
-``agents.businessman.play_game``, the table loop the arena plays, so a player has the same
+``byapar_agents.businessman.play_game``, the table loop the arena plays, so a player has the same
 choices whichever way it is seated.
 
 - The pre-roll count of a turn: the actions taken in its ``PRE_ROLL`` phase, rolling excepted.

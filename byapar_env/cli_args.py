@@ -2,7 +2,7 @@
 refused in one line with exit status 2; and the table options' flags, whose defaults and
 figures are ``RULES_FIGURES``'s. Here, in the lowest layer that has a command
 (``byapar simulate``), so that the ``byapar`` command's parsers can share them (all but
-``byapar serve``'s, which ``serve/cli.py`` still builds on plain ``argparse``);
+``byapar serve``'s, which ``byapar_serve/cli.py`` still builds on plain ``argparse``);
 ``tests/test_cli.py`` checks every flag's help and default and the table flags' defaults."""
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ class SeatDriver:
         # by the environment (raw_env), not by a bare driver, which nothing observes.
         self.habits: Habits | None = None
         # Called with (game, action) before each engine action is applied, by whoever wants to
-        # see every seat's moves (a player reading its rivals: ``agents.rival_reader``).
+        # see every seat's moves (a player reading its rivals: ``byapar_agents.rival_reader``).
         self.watchers: list[Callable[[Game, Action], None]] = []
         self._forget_choices()
 

@@ -340,7 +340,7 @@ def write_offer_received(out: np.ndarray, me: int, offerer: int, offer,
     """Put another offer into ``out``, seat ``me``'s encoding of a game in which ``me`` must
     answer a trade offer: the trade slots are cleared and ``offer`` (from ``offerer``) written
     in, so ``out`` then equals ``me``'s encoding of the game with that offer pending. One
-    encoding of the answer phase then serves many offers (``agents.trade_finder``)."""
+    encoding of the answer phase then serves many offers (``byapar_agents.trade_finder``)."""
     out[_TRADE_BLOCK] = 0.0
     _write_offer(memoryview(out), me, offerer, offer, num_players)
     return out

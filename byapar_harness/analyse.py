@@ -5,7 +5,8 @@
 The chances come from rollouts to the game's end from the saved position: the medium player in
 every seat (a saved game does not say who sits where), fresh dice and reshuffled decks per
 rollout from the seed, a shared win counted as its share; each seat's rate carries a 95% Wilson
-interval. Beside them, the value network's chances (``agents.value``: learned from games of the
+interval. Beside them, the value network's chances (``byapar_agents.value``: learned from games of
+the
 hard policy and the hand-written players, instant, no interval). The expert's choice is its
 evaluation of the decision under way (``ExpertPlayer.evaluate``): every candidate with its prior
 and mean simulated score. The same seed gives the same figures. ``POST /v1/analyse`` of
@@ -23,7 +24,6 @@ from pathlib import Path
 from byapar_agents.expert import MAX_SIMS, Evaluation, ExpertPlayer
 from byapar_agents.search import ROLLOUT_PLAYER, chance_game, search_root
 from byapar_agents.value import shipped_value
-
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, GameStateError
 from byapar_env.engine.serialize import game_from_dict
@@ -58,7 +58,7 @@ class Analysis:
     rollouts: int  # finished rollouts (fewer than asked only when a deadline stopped them)
     expert: Evaluation | None
     seconds: float
-    value_net: list[float]  # each seat's chance by the value network (agents.value): instant
+    value_net: list[float]  # each seat's chance by the value network (byapar_agents.value): instant
 
     def to_dict(self) -> dict:
         ev = self.expert

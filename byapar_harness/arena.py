@@ -24,7 +24,6 @@ from multiprocessing import get_context
 
 from byapar_agents.network import single_thread_blas
 from byapar_agents.seating import table_env as rules_env
-
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game
 from byapar_env.engine.board import RULES_FIGURES

@@ -19,7 +19,6 @@ import json
 from dataclasses import asdict, dataclass
 
 from byapar_agents.businessman import make_agent, play_game
-
 from byapar_env.businessman import Game, Rules, board
 from byapar_env.stats import wilson
 

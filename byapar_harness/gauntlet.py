@@ -38,7 +38,6 @@ from byapar_agents import LEVEL_NAMES
 from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from byapar_agents.panel import PANEL_NAMES
 from byapar_agents.population import EVALUATION_SEEDS, evaluation_names
-
 from byapar_env.engine.board import RULES_FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 

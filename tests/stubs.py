@@ -4,10 +4,10 @@ always gives one answer and a value network that reads a seat's own cash alone."
 from __future__ import annotations
 
 import numpy as np
-from byapar_agents.network import NumpyPolicy
-from byapar_agents.value import ValueNet
 from scenario import new_game
 
+from byapar_agents.network import NumpyPolicy
+from byapar_agents.value import ValueNet
 from byapar_env.action_table import ACTIONS, fixed_action_id
 from byapar_env.engine import actions
 from byapar_env.observation import OBSERVATION_SIZE, encode

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
 from scenario import give, new_game, sq
 
+from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
 from byapar_env.engine import Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game
 
@@ -124,7 +124,7 @@ def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
 
 
 def test_the_shipped_hard_player_loads_with_numpy_and_plays() -> None:
-    """checkpoints/hard loads without the training code and plays a full legal game."""
+    """byapar_checkpoints/hard loads without the training code and plays a full legal game."""
     from byapar_agents import LearnedPlayer
     from byapar_agents.hard import DEFAULT_CHECKPOINT
 
@@ -148,6 +148,7 @@ def test_a_checkpoint_with_nan_or_infinite_weights_is_refused(tmp_path, bad) -> 
     import sys
 
     import numpy as np
+
     from byapar_agents.hard import DEFAULT_CHECKPOINT
     from byapar_agents.network import CheckpointError
 

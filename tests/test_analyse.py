@@ -6,8 +6,8 @@ import json
 import warnings
 
 import pytest
-from byapar_agents import make_agent
 
+from byapar_agents import make_agent
 from byapar_cli import command as cli
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from byapar_agents import make_agent, play_through_env
 
+from byapar_agents import make_agent, play_through_env
 from byapar_env.byapar_v0 import raw_env
 from byapar_harness.arena import (
     ArenaConfig,
@@ -77,7 +77,7 @@ def test_wilson_interval() -> None:
     (("medium",), "seats 2 to 6 players, got 1"),
     (("easy",) * 7, "seats 2 to 6 players, got 7"),
     (("easy", "grandmaster"), "unknown player 'grandmaster'"),
-    (("easy", "checkpoints/nowhere"), "unknown player 'checkpoints/nowhere'"),
+    (("easy", "byapar_checkpoints/nowhere"), "unknown player 'byapar_checkpoints/nowhere'"),
 ])
 def test_bad_input_is_refused_before_any_game(players, message) -> None:
     with pytest.raises(ArenaError, match=message):

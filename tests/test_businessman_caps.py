@@ -8,11 +8,11 @@ what the caps leave."""
 from __future__ import annotations
 
 import pytest
-from byapar_agents.businessman import BusinessmanPlayer, make_agent, play_game
-from byapar_agents.businessman.medium import MediumPlayer
 from pettingzoo.test import api_test
 from test_businessman_helpers import give
 
+from byapar_agents.businessman import BusinessmanPlayer, make_agent, play_game
+from byapar_agents.businessman.medium import MediumPlayer
 from byapar_env import businessman_v0
 from byapar_env.businessman import (
     ACTION_ID,

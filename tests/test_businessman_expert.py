@@ -1,4 +1,4 @@
-"""Businessman's expert (``agents/businessman/expert.py``) and the engine's determinisation
+"""Businessman's expert (``byapar_agents/businessman/expert.py``) and the engine's determinisation
 (``Game.unseen_cards``, ``Game.determinise``): the sampled deal keeps everything the deciding
 seat may see and redraws the rest, the expert's choice never depends on another seat's hand or
 a deck's order, a forced decision is answered without search, the same seed gives the same
@@ -10,6 +10,8 @@ import random
 from collections import Counter
 
 import pytest
+from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
+
 from byapar_agents.businessman import (
     AGENT_NAMES,
     ExpertBusinessmanPlayer,
@@ -20,8 +22,6 @@ from byapar_agents.businessman import (
     play_game,
 )
 from byapar_agents.businessman.expert import MIN_PAIRS, compose, rent_score, score
-from test_businessman_helpers import deuce_at_the_exchange, land, new, set_hand
-
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules, actions, board
 from byapar_harness.arena import ArenaConfig, run_arena, validate
 

@@ -1,4 +1,5 @@
-"""Businessman's hard player (``agents/businessman/hard.py``): the shipped policy, except that
+"""Businessman's hard player (``byapar_agents/businessman/hard.py``): the shipped policy, except
+that
 the Exchange card and a gifted share's colour are worked out by sums. Exact positions: where
 the bare policy plays the wrong card, hard plays the one that takes the most from the others,
 skips a card that harms nobody, picks the dearest colour, answers the same through
@@ -7,14 +8,6 @@ skips a card that harms nobody, picks the dearest colour, answers the same throu
 from __future__ import annotations
 
 import pytest
-from byapar_agents.businessman import (
-    HardBusinessmanPlayer,
-    LearnedBusinessmanPlayer,
-    MediumPlayer,
-    make_agent,
-    play_game,
-)
-from byapar_checkpoints import shipped
 from test_businessman_helpers import (
     BLUE,
     GREEN,
@@ -28,6 +21,14 @@ from test_businessman_helpers import (
     set_hand,
 )
 
+from byapar_agents.businessman import (
+    HardBusinessmanPlayer,
+    LearnedBusinessmanPlayer,
+    MediumPlayer,
+    make_agent,
+    play_game,
+)
+from byapar_checkpoints import shipped
 from byapar_env.businessman import ACTION_ID, Game, Phase, Rules, actions
 from byapar_env.businessman_v0 import raw_env
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from byapar_agents.businessman import EasyPlayer, MediumPlayer, make_agent, play_game
 from test_businessman_helpers import give, land, new, set_hand, slot, turn_of
 
+from byapar_agents.businessman import EasyPlayer, MediumPlayer, make_agent, play_game
 from byapar_env import businessman_v0
 from byapar_env.businessman import Game, Phase, Rules, actions, board
 from byapar_harness.arena import ArenaConfig, ArenaError, run_arena, validate

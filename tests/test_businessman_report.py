@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from byapar_agents.businessman import make_agent
 from byapar_agents.businessman.base import play_game
-
 from byapar_env.businessman import Game, Rules
 from byapar_env.stats import wilson
 from byapar_harness import businessman_report as report

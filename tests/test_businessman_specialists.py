@@ -1,4 +1,5 @@
-"""Table specialists in Businessman checkpoints (``agents/businessman/learned.py``): a sub-folder
+"""Table specialists in Businessman checkpoints (``byapar_agents/businessman/learned.py``): a
+sub-folder
 named in ``meta.json``'s ``table_specialists`` plays the tables of its size, the main policy the
 others; the hard player and the expert's policy candidate follow it; a bad entry is refused."""
 
@@ -9,11 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from byapar_agents.businessman import HardBusinessmanPlayer, LearnedBusinessmanPlayer, make_agent
 from byapar_agents.businessman.learned import POLICY_FORMAT
 from byapar_agents.network import CheckpointError, NumpyPolicy, load_checkpoint
 from byapar_checkpoints import shipped
-
 from byapar_env.businessman import ACTION_ID, Game, Rules
 from byapar_env.businessman_v0 import raw_env
 from byapar_harness.arena import ArenaConfig, ArenaError, validate

@@ -4,9 +4,9 @@ player's, and the script runs and refuses an unknown phase by name."""
 from __future__ import annotations
 
 import pytest
-from byapar_agents import make_agent
 
 from bench.byapar_phase_swap import PhaseSwap, main
+from byapar_agents import make_agent
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase
 

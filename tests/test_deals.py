@@ -1,4 +1,5 @@
-"""The deal module (``agents.deals``): the judgement of a deal in its table, the offers listed
+"""The deal module (``byapar_agents.deals``): the judgement of a deal in its table, the offers
+listed
 and the one proposed, the memory that never repeats an offer, and the hard player and the
 expert trading through it. Exact positions, judged by a stub value network (``group_value``:
 groups held whole and cash) so that every figure is known."""
@@ -7,6 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import give, new_game, sq
+from stubs import JudgedValue, group_value
+
 from byapar_agents import make_agent
 from byapar_agents.deals import (
     BUY_AMOUNTS,
@@ -27,9 +31,6 @@ from byapar_agents.deals import (
 )
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
-from scenario import give, new_game, sq
-from stubs import JudgedValue, group_value
-
 from byapar_env.action_table import (
     ACTIONS,
     CANCEL_ID,

@@ -6,12 +6,14 @@ import json
 
 import numpy as np
 import pytest
+
 from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 
 pytest.importorskip("torch")
 
+from byapar_cli import main  # noqa: E402
 from byapar_training.chunks import chunk_files  # noqa: E402
 from byapar_training.distill import (  # noqa: E402
     DistillConfig,
@@ -21,8 +23,6 @@ from byapar_training.distill import (  # noqa: E402
     load_decisions,
     play_and_record,
 )
-
-from byapar_cli import main  # noqa: E402
 
 # Short games with a small search: the pipeline, not the teacher's strength, is under test.
 _TINY = ["--games", "10", "--chunk-games", "1", "--workers", "1", "--rounds", "4",
@@ -73,7 +73,8 @@ def test_another_checkpoint_is_taught_and_is_the_expert_prior(tmp_path, capsys) 
     assert "chunk 1:" in capsys.readouterr().out
     # Every decision the expert left to its prior is the teacher's choice, not the shipped one
     # (trades aside: an offer the search chose is composed as it was chosen; answers to
-    # offers are the deal judgement's, agents.deals, whatever the policy; and after cancelling
+    # offers are the deal judgement's, byapar_agents.deals, whatever the policy; and after
+    # cancelling
     # a repeated offer the hard player starts no more drafts that turn).
     from byapar_env.action_table import ACTIONS
 

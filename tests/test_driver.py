@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from byapar_agents.base import offer_steps as agents_offer_steps
 from scenario import give, new_game, sq
 
+from byapar_agents.base import offer_steps as agents_offer_steps
 from byapar_env.action_table import (
     ACTIONS,
     ROLL_ID,

@@ -9,8 +9,8 @@ import sys
 
 import numpy as np
 import pytest
-from byapar_agents import UnknownAgentError, make_agent
 
+from byapar_agents import UnknownAgentError, make_agent
 from byapar_harness.evaluate import EvaluateConfig, run_evaluation
 from byapar_harness.gauntlet import GROUP_NAMES, GauntletConfig, run_gauntlet
 from byapar_harness.rating_scale import format_rating, rate_cells

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from scenario import give, new_game, put, roll, sq
+
 from byapar_agents import ExpertBudgetError, ExpertPlayer, make_agent
 from byapar_agents.expert import DEFAULT_SIMS, pick
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.search import UNDOES, PolicyRolloutPlayer, Rollouts, chance_game, search_root
-from scenario import give, new_game, put, roll, sq
-
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Phase, Rules, actions
 from byapar_harness.arena import ArenaConfig, play_game
@@ -375,7 +375,6 @@ def _expert_beside_hard(seed: int, rounds: int) -> dict:
     (LearnedPlayer) too, on the same observation and mask, and record both ids; the expert's
     choice is the one taken."""
     from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
-
     from byapar_env.action_table import ACTIONS, SUBMIT_ID, engine_action
     from byapar_env.byapar_v0 import raw_env
 

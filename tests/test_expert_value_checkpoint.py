@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from byapar_agents import UnknownAgentError, expert_options, make_agent
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.medium import MediumPlayer
 from byapar_agents.network import CheckpointError, NumpyPolicy
 from byapar_agents.value import DEFAULT_VALUE, ValueNet
-
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
 

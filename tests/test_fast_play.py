@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from byapar_agents.medium import MediumPlayer
-from byapar_agents.population import make_population
 from scenario import give, new_game
 
+from byapar_agents.medium import MediumPlayer
+from byapar_agents.population import make_population
 from byapar_env.action_table import TRADE_AMOUNTS
 from byapar_env.driver import PRE_ROLL_CAP, SeatDriver
 from byapar_env.engine import Game, IllegalActionError, Phase, Rules, actions

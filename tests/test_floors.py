@@ -29,17 +29,11 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# Folder in the checkout -> the package it installs as (pyproject.toml's package-dir).
-PACKAGES = {
-    "byapar_env": "byapar_env",
-    "agents": "byapar_agents",
-    "training": "byapar_training",
-    "serve": "byapar_serve",
-    "checkpoints": "byapar_checkpoints",
-    "bench": "bench",
-    "byapar_harness": "byapar_harness",
-    "byapar_cli": "byapar_cli",
-}
+# Folder in the checkout -> the package it installs as: every folder is named as it is imported
+# (test_every_folder_is_named_as_it_is_imported).
+PACKAGES = {name: name for name in ("byapar_env", "byapar_agents", "byapar_training",
+                                    "byapar_serve", "byapar_checkpoints", "bench",
+                                    "byapar_harness", "byapar_cli")}
 
 CLI = "byapar_cli"
 TYPE_CHECKING = {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
@@ -243,3 +237,11 @@ def test_floors() -> None:
     }
     assert found - KNOWN_UPWARD == set(), "imports that climb a floor or import the command line"
     assert KNOWN_UPWARD - found == set(), "a known upward import is gone: take it off"
+
+
+def test_every_folder_is_named_as_it_is_imported() -> None:
+    """No package-dir mapping: a reader finds ``byapar_agents.hard`` at byapar_agents/hard.py."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert "package-dir" not in pyproject
+    for folder in PACKAGES:
+        assert (ROOT / folder / "__init__.py").is_file(), folder

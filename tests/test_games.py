@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+
 from byapar_agents import UnknownAgentError, make_agent
 from byapar_agents.businessman import MediumPlayer as BusinessmanMedium
-
 from byapar_env.businessman import Rules as BusinessmanRules
 from byapar_env.engine import Rules
 from byapar_env.engine.errors import RulesError
@@ -19,7 +19,8 @@ from byapar_env.games import GAMES, UnknownGameError, available_games, find_game
 from byapar_harness.arena import ArenaConfig, ArenaError, format_table, run_arena, validate
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CODE = ("byapar_env", "agents", "training", "serve", "byapar_harness", "byapar_cli")
+CODE = ("byapar_env", "byapar_agents", "byapar_training", "byapar_serve", "byapar_harness",
+        "byapar_cli")
 # Comparisons with a game's name still to be routed through the registry, each with its issue.
 KNOWN_BRANCHES: set[tuple[str, str]] = set()
 

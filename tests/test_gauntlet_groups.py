@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from byapar_agents.panel import PANEL_NAMES
 from byapar_agents.population import EVALUATION_SEEDS, population_seed
-
 from byapar_cli import command as cli
 from byapar_harness.arena import ArenaError
 from byapar_harness.gauntlet import (

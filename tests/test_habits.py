@@ -7,14 +7,14 @@ import json
 
 import numpy as np
 import pytest
-from byapar_agents.network import NumpyPolicy, expected_meta, load_checkpoint
-from byapar_training.widen import WidenError, widen
 from scenario import give, new_game, sq
 
+from byapar_agents.network import NumpyPolicy, expected_meta, load_checkpoint
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import IllegalActionError, actions
 from byapar_env.habits import FEATURES, Habits, HabitsError
 from byapar_env.observation import OBSERVATION_SIZE, SLICES
+from byapar_training.widen import WidenError, widen
 
 
 def played() -> raw_env:

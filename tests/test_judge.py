@@ -1,17 +1,18 @@
-"""The judge (``agents.judge``): the hard player's choices away from trades checked one ply deep
+"""The judge (``byapar_agents.judge``): the hard player's choices away from trades checked one ply
+deep
 by a value network, in exact positions."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import give, new_game, put, roll, sq
+
 from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.judge import Judge, child, undoing
 from byapar_agents.network import CheckpointError
 from byapar_agents.value import DEFAULT_VALUE, shipped_value
-from scenario import give, new_game, put, roll, sq
-
 from byapar_env.action_table import (
     ACTIONS,
     BID_MIN_ID,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from byapar_agents import play_through_env
 from byapar_agents.easy import EasyPlayer
 from byapar_agents.expert import ExpertPlayer
@@ -16,7 +17,6 @@ from byapar_agents.ladder import (
     make_level,
 )
 from byapar_agents.medium import MediumPlayer
-
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
 from byapar_harness.arena import ArenaConfig, table_env

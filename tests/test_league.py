@@ -16,6 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from byapar_agents.hard import DEFAULT_CHECKPOINT  # noqa: E402
 from byapar_agents.network import load_checkpoint  # noqa: E402
+from byapar_harness.gauntlet import GauntletConfig, format_gauntlet, run_gauntlet  # noqa: E402
 from byapar_training.league import (  # noqa: E402
     PFSP_FLOOR,
     POPULATION,
@@ -24,8 +25,6 @@ from byapar_training.league import (  # noqa: E402
     league_scores,
     pfsp_weight,
 )
-
-from byapar_harness.gauntlet import GauntletConfig, format_gauntlet, run_gauntlet  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario import give, new_game, sq
+
 from byapar_agents import make_agent
 from byapar_agents.outside import (
     OUTSIDE_NAMES,
@@ -21,8 +23,6 @@ from byapar_agents.outside import (
     TradingPlayer,
     make_outside,
 )
-from scenario import give, new_game, sq
-
 from byapar_env.driver import SeatDriver, offer_steps
 from byapar_env.engine import ActionKind, Game, Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game, seat_game
@@ -103,7 +103,7 @@ def test_names_and_split() -> None:
 
 
 def test_no_training_module_names_an_unseen_player() -> None:
-    sources = [p for p in (REPO / "training").rglob("*") if p.is_file()
+    sources = [p for p in (REPO / "byapar_training").rglob("*") if p.is_file()
                and p.suffix in (".py", ".json", ".toml", ".yaml", ".yml", ".txt", ".md")]
     assert sources
     for path in sources:

@@ -71,11 +71,11 @@ def test_the_wheel_holds_only_this_projects_names_and_the_checkpoints(wheel) -> 
     assert {n.split("/")[0] for n in names} - {info} == OWN_NAMES
     assert top_level == OWN_NAMES
     assert "byapar = byapar_cli:main" in entry_points
-    shipped = sorted(p for p in (ROOT / "checkpoints").rglob("*")
+    shipped = sorted(p for p in (ROOT / "byapar_checkpoints").rglob("*")
                      if p.name in ("meta.json", "weights.npz"))
     assert any(p.name == "weights.npz" for p in shipped)
     for path in shipped:
-        name = "byapar_checkpoints/" + path.relative_to(ROOT / "checkpoints").as_posix()
+        name = "byapar_checkpoints/" + path.relative_to(ROOT / "byapar_checkpoints").as_posix()
         assert sizes.get(name) == path.stat().st_size, f"{name} is not in the wheel as shipped"
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from byapar_agents import PANEL_NAMES, PanelPlayer, make_agent
 from scenario import give, new_game, sq
 
+from byapar_agents import PANEL_NAMES, PanelPlayer, make_agent
 from byapar_env.engine import Phase, actions, board
 from byapar_env.valuation import (
     LANDINGS_PER_TURN,

@@ -13,6 +13,8 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
+from scenario import give, new_game, sq
+
 from byapar_agents import UnknownAgentError, make_agent
 from byapar_agents.population import (
     EVALUATION_SEEDS,
@@ -24,8 +26,6 @@ from byapar_agents.population import (
     population_seed,
     training_names,
 )
-from scenario import give, new_game, sq
-
 from byapar_env.driver import SeatDriver, offer_steps
 from byapar_env.engine import ActionKind, Game, Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game, seat_game
@@ -144,7 +144,7 @@ def test_training_and_evaluation_seeds_are_apart() -> None:
 
 
 def test_no_training_module_names_an_evaluation_seed() -> None:
-    sources = [p for p in (REPO / "training").rglob("*") if p.is_file()
+    sources = [p for p in (REPO / "byapar_training").rglob("*") if p.is_file()
                and p.suffix in (".py", ".json", ".toml", ".yaml", ".yml", ".txt", ".md")]
     assert sources
     names = re.compile(r"pop-([0-9]+)")

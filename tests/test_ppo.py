@@ -1,4 +1,5 @@
-"""The compact trainer (training/ppo.py, training/rollout.py): its advantages, its masked
+"""The compact trainer (byapar_training/ppo.py, byapar_training/rollout.py): its advantages, its
+masked
 distribution against sb3-contrib's, its rollouts (legal, exact outcomes, seeded) and the real
 ``byapar train --trainer compact`` on a tiny budget, resumed and exported."""
 
@@ -16,14 +17,13 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 from byapar_agents import make_agent  # noqa: E402
+from byapar_cli import command as cli  # noqa: E402
+from byapar_env.observation import OBSERVATION_SIZE  # noqa: E402
+from byapar_env.players import RandomPlayer  # noqa: E402
 from byapar_training.league import LeaguePool  # noqa: E402
 from byapar_training.ppo import build_network  # noqa: E402
 from byapar_training.rollout import Buffer, Collector  # noqa: E402
 from byapar_training.weights import numpy_layers  # noqa: E402
-
-from byapar_cli import command as cli  # noqa: E402
-from byapar_env.observation import OBSERVATION_SIZE  # noqa: E402
-from byapar_env.players import RandomPlayer  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 
@@ -151,7 +151,7 @@ def _kl_after_update(kl_to_init: float) -> float:
              "adv": np.where(act == 0, 1.0, -1.0).astype(np.float32),
              "ret": np.zeros(n, dtype=np.float32)}
     config = Config(trainer="compact", learning_rate=3e-3, n_epochs=8, batch_size=64,
-                    init_from="checkpoints/hard", kl_to_init=kl_to_init)
+                    init_from="byapar_checkpoints/hard", kl_to_init=kl_to_init)
     stats = update(net, torch.optim.Adam(net.parameters(), lr=3e-3), batch, config,
                    np.random.default_rng(1), actor_learns=True,
                    start_policy=start if kl_to_init else None)
@@ -175,7 +175,7 @@ def compact_run(tmp_path_factory):
     run = root / "run"
     cmd = [*CLI, "train", "--trainer", "compact", "--run-dir", str(run), "--total-steps", "512",
            "--n-envs", "4", "--n-steps", "64", "--batch-size", "128", "--n-workers", "1",
-           "--init-from", "checkpoints/hard", "--league", "medium,strategist",
+           "--init-from", "byapar_checkpoints/hard", "--league", "medium,strategist",
            "--latest-share", "0.3", "--critic-warmup-steps", "256", "--save-every", "256",
            "--eval-every", "100000", "--eval-games", "2", "--eval-tables", "medium:1",
            "--table-sizes", "2,3", "--hidden", "256,256", "--kl-to-init", "0.5"]
@@ -251,8 +251,9 @@ def test_single_opponent_tables_seat_one_league_member_everywhere_but_the_learne
      "--single-opponent-share"),
     (["--league", "medium", "--single-opponent-share", "0.5"], "setting of --trainer compact"),
     (["--trainer", "compact", "--kl-to-init", "0.5"], "it needs --init-from"),
-    (["--init-from", "checkpoints/hard", "--kl-to-init", "0.5"], "setting of --trainer compact"),
-    (["--trainer", "compact", "--init-from", "checkpoints/hard", "--kl-to-init", "-1"],
+    (["--init-from", "byapar_checkpoints/hard", "--kl-to-init", "0.5"],
+     "setting of --trainer compact"),
+    (["--trainer", "compact", "--init-from", "byapar_checkpoints/hard", "--kl-to-init", "-1"],
      "--kl-to-init"),
 ])
 def test_bad_trainer_flags_are_refused_in_one_line(tmp_path, capsys, flags, message) -> None:

@@ -101,8 +101,9 @@ def _importable(name: str) -> bool:
 # ---------------------------------------------------------------------------- the vector env
 def test_ray_env_matches_the_in_process_env_step_for_step(ray_instance) -> None:
     pytest.importorskip("stable_baselines3")
-    from byapar_training.vec_env_ray import RayGroupedVecEnv
     from test_vec_env import make, steps_like_the_in_process_env
+
+    from byapar_training.vec_env_ray import RayGroupedVecEnv
 
     fns = [make(i) for i in range(5)]
     grouped = RayGroupedVecEnv(fns, workers=2)
@@ -117,8 +118,9 @@ def test_ray_env_matches_the_in_process_env_step_for_step(ray_instance) -> None:
 
 def test_ray_env_refuses_more_workers_than_envs(ray_instance) -> None:
     pytest.importorskip("stable_baselines3")
-    from byapar_training.vec_env_ray import RayGroupedVecEnv
     from test_vec_env import make
+
+    from byapar_training.vec_env_ray import RayGroupedVecEnv
 
     with pytest.raises(ValueError, match="workers must be from 1 to the number of environments"):
         RayGroupedVecEnv([make(0)], workers=2)

@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from byapar_agents.network import load_checkpoint
+from byapar_env.engine import board
 from byapar_training import restamp
 
-from byapar_env.engine import board
-
-SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints" / "hard"
+SHIPPED = Path(__file__).resolve().parent.parent / "byapar_checkpoints" / "hard"
 
 
 def _old_checkpoint(tmp_path: Path, **changes: object) -> Path:

@@ -1,12 +1,13 @@
-"""The rival reader (``agents.rival_reader``): how actions match, a seeded table of three known
+"""The rival reader (``byapar_agents.rival_reader``): how actions match, a seeded table of three
+known
 kinds read right by its end, the real game never touched, and a kind outside the portfolio
 refused."""
 
 from __future__ import annotations
 
 import pytest
-from byapar_agents.rival_reader import NEAR, PORTFOLIO, RivalReader, match
 
+from byapar_agents.rival_reader import NEAR, PORTFOLIO, RivalReader, match
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import Game, Rules, actions
 
@@ -113,7 +114,6 @@ def test_read_rollouts_seat_each_rival_as_its_reading_draws() -> None:
 def test_the_expert_reads_its_rivals_from_the_environment() -> None:
     from byapar_agents import play_through_env
     from byapar_agents.expert import ExpertPlayer
-
     from byapar_env.byapar_v0 import raw_env
 
     env = raw_env(num_players=3, rounds=6)

@@ -1,4 +1,4 @@
-"""Search labels for the value network (``training.search_labels``): a tiny run writes chunks
+"""Search labels for the value network (``byapar_training.search_labels``): a tiny run writes chunks
 whose arrays agree with each other, a second run of the same folder redoes nothing, another
 folder with the same settings gets the same labels, and bad settings are refused by name."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from byapar_training.search_labels import SearchLabelConfig, SearchLabelError, generate, validate
 
 

@@ -1,12 +1,13 @@
-"""The expert's simulations on worker processes (``agents.search_pool``): the same candidates,
+"""The expert's simulations on worker processes (``byapar_agents.search_pool``): the same
+candidates,
 scores and choice as in one process, for any worker count; under a time budget, paired rounds."""
 
 from __future__ import annotations
 
 import pytest
+
 from byapar_agents.expert import ExpertBudgetError, ExpertPlayer
 from byapar_agents.medium import MediumPlayer
-
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Rules
 

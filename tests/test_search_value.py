@@ -1,4 +1,4 @@
-"""Fitting the value network to search labels (``training.search_value``): on labels whose
+"""Fitting the value network to search labels (``byapar_training.search_value``): on labels whose
 order a single input feature decides, the fit orders held-out siblings better than the network
 it starts from, writes a checkpoint the value network loads, and refuses a missing folder."""
 
@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from byapar_agents.value import ValueNet
+from byapar_env.observation import OBSERVATION_SIZE
 from byapar_training.chunks import chunk_path
 from byapar_training.search_value import (
     SearchValueConfig,
@@ -14,8 +16,6 @@ from byapar_training.search_value import (
     choice_regret,
     fit,
 )
-
-from byapar_env.observation import OBSERVATION_SIZE
 
 # The input the labels follow (of the eight that vary): more of it, a better child for the
 # deciding seat.

@@ -20,15 +20,15 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from late_pool import LatePool, expert_once_loaded, expert_then_hard
+
+from byapar_env.engine import Game, Rules
+from byapar_env.engine.serialize import game_to_dict
 from byapar_serve import cli, slow
 from byapar_serve.app import create_app
 from byapar_serve.guard import LOOPBACK_HOSTS, host_name
 from byapar_serve.slow import SlowPool
 from byapar_serve.tables import TableStore
-from late_pool import LatePool, expert_once_loaded, expert_then_hard
-
-from byapar_env.engine import Game, Rules
-from byapar_env.engine.serialize import game_to_dict
 
 
 def position(seed: int = 7, moves: int = 12) -> Game:
@@ -331,6 +331,7 @@ def test_reads_of_other_tables_go_on_while_one_table_is_held() -> None:
 # ---------------------------------------------------------------- bodies and connections
 def _serve(app, header_timeout_s: float = 10.0):
     import uvicorn
+
     from byapar_serve.protocol import http_protocol
 
     sock = cli.bind("127.0.0.1", 0)

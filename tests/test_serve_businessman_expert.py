@@ -9,17 +9,17 @@ import time
 import warnings
 
 from byapar_agents.businessman import ExpertBusinessmanPlayer, make_agent
-
 from byapar_env.businessman import ACTION_ID, Game, Phase, Rules
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from late_pool import LatePool, expert_once_loaded, expert_then_hard
+
 from byapar_serve.app import create_app
 from byapar_serve.slow import SlowPool
 from byapar_serve.tables import TableStore
-from late_pool import LatePool, expert_once_loaded, expert_then_hard
 
 
 def buy_offer(seed: int = 0) -> Game:

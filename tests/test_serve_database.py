@@ -1,4 +1,5 @@
-"""byapar serve keeps its tables in SQLite (``serve/database.py``): a restarted server goes on
+"""byapar serve keeps its tables in SQLite (``byapar_serve/database.py``): a restarted server goes
+on
 with every game exactly where it stood, keyed answers survive it, two processes on one file
 never both apply an action at one version, and a database it cannot read is refused."""
 

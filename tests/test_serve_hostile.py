@@ -19,6 +19,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from byapar_env.engine import Game, Rules
+from byapar_env.engine.serialize import game_to_dict
 from byapar_serve import cli, slow
 from byapar_serve.app import create_app
 from byapar_serve.body_limit import BodyLimit
@@ -29,9 +31,6 @@ from byapar_serve.protocol import (
     open_connections,
 )
 from byapar_serve.slow import SlowPool
-
-from byapar_env.engine import Game, Rules
-from byapar_env.engine.serialize import game_to_dict
 
 HEAD = (b"POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n")
 

@@ -8,8 +8,8 @@ import json
 import warnings
 
 import pytest
-from byapar_agents import EnginePlayer
 
+from byapar_agents import EnginePlayer
 from byapar_env.engine import Action, Game, Phase, Rules, actions, board
 
 with warnings.catch_warnings():

@@ -21,7 +21,7 @@ from byapar_serve import cli
 from byapar_serve.app import create_app
 from byapar_serve.tables import TableStore
 
-STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "byapar_serve" / "static"
 ORIGIN = "https://games.example.org"
 
 

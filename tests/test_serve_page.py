@@ -1,5 +1,5 @@
 """byapar serve's page speaks to a person in players' words: every error code the API answers
-has a plain sentence (serve/static/messages.js), no sentence reads like the API, and the page
+has a plain sentence (byapar_serve/static/messages.js), no sentence reads like the API, and the page
 never shows the API's developer detail."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 from byapar_serve import errors
 from byapar_serve.app import create_app
 
-STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "byapar_serve" / "static"
 MESSAGES_JS = STATIC / "messages.js"
 
 

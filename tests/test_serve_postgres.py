@@ -1,5 +1,5 @@
 """byapar serve keeps its tables in PostgreSQL with ``--database postgresql://...``
-(``serve/database_postgres.py``): two server processes on one database play each other's
+(``byapar_serve/database_postgres.py``): two server processes on one database play each other's
 tables, a process killed with SIGKILL loses nothing, and an action sent to both at once is
 applied once. Each test runs a real PostgreSQL server of its own (``bench/temp_postgres.py``,
 Debian's ``postgresql`` package); they are skipped only where its programs are not installed.
@@ -25,6 +25,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from test_serve_database import SEATS, _call, _public, _serve, play
+
+from bench.temp_postgres import TempPostgres, server_programs
+from byapar_env.engine import Action, ActionKind, Game
+from byapar_env.engine.serialize import game_to_dict
 from byapar_serve.app import create_app
 from byapar_serve.cli import main as serve_main
 from byapar_serve.database import SCHEMA_VERSION, DatabaseError, VersionTaken
@@ -32,11 +37,6 @@ from byapar_serve.database_open import open_database
 from byapar_serve.database_postgres import PostgresDatabase, redact
 from byapar_serve.roster import Roster
 from byapar_serve.tables import TableStore
-from test_serve_database import SEATS, _call, _public, _serve, play
-
-from bench.temp_postgres import TempPostgres, server_programs
-from byapar_env.engine import Action, ActionKind, Game
-from byapar_env.engine.serialize import game_to_dict
 
 ROSTER = Roster()
 

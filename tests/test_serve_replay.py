@@ -14,11 +14,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from byapar_agents.value import shipped_value
-from byapar_serve.app import create_app
-from byapar_serve.replay import MAX_RECORDED_MOVES, MIN_SWING, GameRecord
-
 from byapar_env.businessman import Game as BusinessmanGame
 from byapar_env.engine import Game
+from byapar_serve.app import create_app
+from byapar_serve.replay import MAX_RECORDED_MOVES, MIN_SWING, GameRecord
 
 HEADER = "X-Seat-Secret"
 

@@ -1,5 +1,5 @@
 """byapar serve: a person's trade offers are answered by the computer players' deal judgement
-(agents.deals) at once, and the same offer in the same position gets the same answer however
+(byapar_agents.deals) at once, and the same offer in the same position gets the same answer however
 often it comes."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import warnings
 
 import pytest
-from byapar_agents import make_agent
 
+from byapar_agents import make_agent
 from byapar_env.engine import Game, Rules, actions
 
 with warnings.catch_warnings():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
+CHECKPOINTS = Path(__file__).resolve().parent.parent / "byapar_checkpoints"
 METAS = sorted(CHECKPOINTS.rglob("meta.json"))
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from byapar_agents import play_through_env
-
 from bench.trade_counts import count_game
+from byapar_agents import play_through_env
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 

@@ -7,6 +7,9 @@ import math
 
 import numpy as np
 import pytest
+from scenario import give, new_game, roll, sq
+from stubs import answering, cash_value
+
 from byapar_agents import ExpertBudgetError, ExpertPlayer, expert_options, make_agent
 from byapar_agents import expert as expert_module
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
@@ -18,9 +21,6 @@ from byapar_agents.trade_finder import (
     listed_offers,
 )
 from byapar_agents.trade_guard import policy_accept_chances
-from scenario import give, new_game, roll, sq
-from stubs import answering, cash_value
-
 from byapar_env.action_table import ACTIONS, fixed_action_id, legal_ids
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import PRE_ROLL_CAP, TRADE_STEP_CAP, offer_steps

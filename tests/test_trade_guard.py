@@ -1,9 +1,13 @@
-"""Guarded trade answers (agents.trade_guard): the value network's check on an accepted offer,
+"""Guarded trade answers (byapar_agents.trade_guard): the value network's check on an accepted
+offer,
 the canonical answer, and the hard player and the expert answering through them."""
 
 from __future__ import annotations
 
 import pytest
+from scenario import give, new_game, sq
+from stubs import answering, cash_value
+
 from byapar_agents import ExpertPlayer, make_agent
 from byapar_agents.expert import Candidate
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
@@ -19,9 +23,6 @@ from byapar_agents.trade_guard import (
     trade_gains,
 )
 from byapar_agents.value import ValueNet
-from scenario import give, new_game, sq
-from stubs import answering, cash_value
-
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase, actions
 
@@ -106,7 +107,7 @@ def test_pending_gains_equal_the_batched_gains() -> None:
 def test_the_guarded_players_refuse_what_the_policy_would_accept_at_a_loss() -> None:
     # Seeded positions from real games: the unguarded policy accepts offers that cost it more
     # than a point of win chance by the value network; the guarded player (this module) and
-    # the shipped hard player (the deal judgement, agents.deals) accept none of them.
+    # the shipped hard player (the deal judgement, byapar_agents.deals) accept none of them.
     from byapar_harness.offer_exploit import Answerer, probe_target, sample_positions
 
     positions = sample_positions(4, seed=0)

@@ -7,11 +7,11 @@ import json
 
 import numpy as np
 import pytest
+
 from byapar_agents import LearnedPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT
 from byapar_agents.network import load_checkpoint
 from byapar_agents.trade_guard import ACCEPT_ID, REJECT_ID
-
 from byapar_cli import main
 
 

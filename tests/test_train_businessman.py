@@ -14,9 +14,6 @@ pytest.importorskip("torch")
 
 from byapar_agents.businessman import LearnedBusinessmanPlayer, make_agent  # noqa: E402
 from byapar_agents.network import CheckpointError, NumpyPolicy, load_checkpoint  # noqa: E402
-from byapar_training.checks import check_config  # noqa: E402
-from byapar_training.config import Config, ConfigError  # noqa: E402
-
 from byapar_env import businessman_v0  # noqa: E402
 from byapar_env.businessman import (  # noqa: E402
     Game,
@@ -24,6 +21,8 @@ from byapar_env.businessman import (  # noqa: E402
     board,  # noqa: E402
 )
 from byapar_env.businessman.observation import OBSERVATION_SIZE  # noqa: E402
+from byapar_training.checks import check_config  # noqa: E402
+from byapar_training.config import Config, ConfigError  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 

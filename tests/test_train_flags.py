@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from byapar_training.config import parse_command
 
 

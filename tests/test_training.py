@@ -13,10 +13,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from byapar_agents import CheckpointError, LearnedPlayer, load_checkpoint, make_agent  # noqa: E402
-from byapar_training.export import ExportError  # noqa: E402
-
 from byapar_env import byapar_v0  # noqa: E402
 from byapar_harness.arena import ArenaConfig, play_game  # noqa: E402
+from byapar_training.export import ExportError  # noqa: E402
 
 CLI = [sys.executable, "-m", "byapar_cli"]
 
@@ -81,8 +80,9 @@ def test_exported_player_loads_and_plays_a_full_game(trained) -> None:
 
 def test_numpy_forward_matches_the_torch_policy(trained, tmp_path) -> None:
     import torch
-    from byapar_training.export import export
     from sb3_contrib import MaskablePPO
+
+    from byapar_training.export import export
 
     run, _ = trained
     model = MaskablePPO.load(run / "latest.zip", device="cpu")

@@ -52,10 +52,9 @@ def test_every_error_of_a_bad_value_is_a_byapar_error() -> None:
 
 def test_the_byapar_errors_stay_what_they_were() -> None:
     from byapar_agents import UnknownAgentError
-    from byapar_training.common import MissingPackageError, UsageError
-
     from byapar_harness.analyse import AnalyseError
     from byapar_harness.arena import ArenaError
+    from byapar_training.common import MissingPackageError, UsageError
 
     for cls in (UnknownAgentError, AnalyseError, ArenaError, UsageError):
         assert issubclass(cls, ByaparError) and issubclass(cls, ValueError)

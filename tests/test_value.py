@@ -7,14 +7,14 @@ import json
 
 import numpy as np
 import pytest
+from scenario import new_game
+
 from byapar_agents import CheckpointError, make_agent
 from byapar_agents.expert import ExpertBudgetError, ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import Rollouts, search_root
 from byapar_agents.value import DEFAULT_VALUE, ValueNet
-from scenario import new_game
-
 from byapar_env.engine import Phase, actions
 from byapar_env.observation import OBSERVATION_SIZE, OBSERVATION_VERSION, encode
 

@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from byapar_training.vec_env import GroupedSubprocVecEnv  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
 from byapar_env.players import RandomPlayer  # noqa: E402
 from byapar_env.single_seat import SingleSeatEnv  # noqa: E402
+from byapar_training.vec_env import GroupedSubprocVecEnv  # noqa: E402
 
 
 def make(i: int):

@@ -1,4 +1,4 @@
-"""``byapar train --wandb-project`` (training/tracking.py): Weights & Biases gets the scalars
+"""``byapar train --wandb-project`` (byapar_training/tracking.py): Weights & Biases gets the scalars
 TensorBoard gets, at the same steps, from both trainers; without the wandb package the command
 is refused in one line. A stand-in ``wandb`` module records what it is sent."""
 
@@ -16,9 +16,8 @@ pytest.importorskip("sb3_contrib")
 event_accumulator = pytest.importorskip(
     "tensorboard.backend.event_processing.event_accumulator")
 
-from byapar_training.selfplay import main as train_main  # noqa: E402
-
 from byapar_cli import command as cli  # noqa: E402
+from byapar_training.selfplay import main as train_main  # noqa: E402
 
 
 class FakeRun:
@@ -61,7 +60,7 @@ def as_float32(scalars: dict) -> dict:
 
 
 COMPACT = ["--trainer", "compact", "--total-steps", "512", "--n-envs", "4", "--n-steps", "64",
-           "--batch-size", "128", "--n-workers", "1", "--init-from", "checkpoints/hard",
+           "--batch-size", "128", "--n-workers", "1", "--init-from", "byapar_checkpoints/hard",
            "--league", "medium,strategist", "--save-every", "256", "--eval-every", "256",
            "--eval-games", "2", "--eval-tables", "medium:1", "--table-sizes", "2,3"]
 SB3 = ["--total-steps", "256", "--n-envs", "1", "--n-steps", "128", "--batch-size", "64",

@@ -37,7 +37,7 @@ class RuleFigures:
     """Every number the rules use besides the squares and the cards, each written once in
     ``RULES_FIGURES`` below. The engine, the table options, the environment, the arena, the
     command line's table flags and the server's API read them from there (their defaults
-    included; the web page's option lists are still written in ``serve/static/index.html``);
+    included; the web page's option lists are still written in ``byapar_serve/static/index.html``);
     ``board_hash()`` covers them (``tests/test_board_data.py``), and ``tests/test_rules_doc.py``
     checks docs/rules.md against them."""
 

@@ -1,0 +1,219 @@
+"""The hard player: policies learned by self-play, read from ``byapar_checkpoints/hard/``, trading
+by
+the deal judgement of ``byapar_agents.deals``.
+
+It reads its observation and mask and plays the policy's most likely legal action, except in
+trades. A checkpoint may name table specialists in its ``meta.json`` (``"table_specialists":
+{"2": "table_2"}``): a sub-folder holding a checkpoint trained further on tables of that size,
+played when the game started with that many players; the folder's own policy plays every other
+table. Loading needs numpy alone; a checkpoint made for another observation layout, action
+table or board, or a damaged one, is refused with ``CheckpointError``.
+
+How it trades is ``trades``:
+
+- ``"deals"`` (the default, the name ``hard``): its answers are the deal judgement's
+  (``byapar_agents.deals.refusal``), and an acceptance of a deal that completes a group stands only
+  if
+  ``deal_rollouts`` pairs of rollouts confirm it (``byapar_agents.deal_rollouts``; 0: none); before
+  rolling, once a turn, it makes the deal module's offer if there is one (swaps and
+  purchases that complete a group, sales, denials), composed step by step through the
+  environment; the policy's own offers are made too, but never one that the seat made before
+  while the places it touches stand as they did (``byapar_agents.deals.DealMemory``, one per game
+  and
+  seat): a repeat is cancelled and the policy offers nothing more that turn. With
+  ``check_proposals`` (the name ``hard-sim``) its own offers that complete a group are checked
+  by rollouts too, at about four times the cost of a game.
+- ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
+  canonical form, checked by the value network with fixed caps (``byapar_agents.trade_guard``); the
+  policy's offers as it composes them.
+- ``"policy"`` (the name ``hard-unguarded``): the policy alone, answers and offers.
+
+With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy's choices away from
+trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
+and replaced where another candidate is better by more than the judge's margin.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from pathlib import Path
+
+import numpy as np
+
+from byapar_checkpoints import shipped
+from byapar_env.action_table import ACTIONS, CANCEL_ID, SUBMIT_ID, TRADE_START_IDS, engine_action
+from byapar_env.byapar_v0 import raw_env
+from byapar_env.driver import offer_steps
+from byapar_env.engine import Action, Game, Phase
+
+from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
+from .deal_rollouts import RolloutCheck
+from .deals import DealMemory, accepts_pending, appraise, made, refusal
+from .judge import Judge, undoing
+from .network import NumpyPolicy, load_checkpoint, specialist_folders
+from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
+from .value import ValueNet, shipped_value
+
+DEFAULT_CHECKPOINT = shipped("hard")
+TRADE_MODES = ("deals", "guard", "policy")
+
+
+class _Seat:
+    """One seat's trading state in one game: its deal memory, the steps of an offer being
+    composed, and the turn in which its policy may offer no more."""
+
+    __slots__ = ("memory", "steps", "quiet_turn", "undone", "undone_turn")
+
+    def __init__(self) -> None:
+        self.memory = DealMemory()
+        self.steps: list[int] = []
+        self.quiet_turn = -1
+        self.undone: set[Action] = set()  # what would undo the judge's moves this turn
+        self.undone_turn = -1
+
+
+class LearnedPlayer:
+    """A player from any checkpoint folder."""
+
+    def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
+                 safe_trades: bool = True, value: ValueNet | None = None,
+                 trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
+                 check_proposals: bool = False, judge: Judge | None = None):
+        self.folder = Path(folder)
+        self.trades = trades or ("deals" if safe_trades else "policy")
+        if self.trades not in TRADE_MODES:
+            raise ValueError(f"trades must be one of {', '.join(TRADE_MODES)}, "
+                             f"got {self.trades!r}")
+        self.value = (value or shipped_value()) if self.safe_trades else None
+        self.policy, self.meta = load_checkpoint(self.folder)
+        self.name = name or self.meta.get("name", self.folder.name)
+        self.judge = judge
+        # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
+        # and with check_proposals its own offers too
+        self.check = (RolloutCheck(self.value, self.policy, deal_rollouts,
+                                   proposals=check_proposals)
+                      if self.trades == "deals" and deal_rollouts > 0 else None)
+        self.specialists: dict[int, NumpyPolicy] = {
+            size: load_checkpoint(sub)[0] for size, sub in specialist_folders(self.folder,
+                                                                              self.meta).items()}
+        # Trading state per game (weakly held: it goes with the game) and seat. One player
+        # object may sit at several seats and, in byapar serve, at several tables at once.
+        self._seats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        # Trading state lives with games in this process: a copy sent to another process
+        # (training's workers, the arena's) starts without it.
+        state = dict(self.__dict__)
+        del state["_seats"], state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._seats = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    @property
+    def safe_trades(self) -> bool:
+        """Whether its answers are checked (``trades`` other than ``"policy"``)."""
+        return self.trades != "policy"
+
+    def policy_for(self, num_players: int) -> NumpyPolicy:
+        """The policy that plays a table of ``num_players``."""
+        return self.specialists.get(num_players, self.policy)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget every game's trading state."""
+        with self._lock:
+            self._seats = weakref.WeakKeyDictionary()
+
+    def seat_state(self, game: Game, seat: int) -> _Seat:
+        """``seat``'s trading state in ``game``."""
+        with self._lock:
+            seats = self._seats.get(game)
+            if seats is None:
+                seats = self._seats[game] = {}
+            return seats.setdefault(seat, _Seat())
+
+    def act(self, env: raw_env, seat: int) -> int:
+        game = env.game
+        if self.trades == "policy":
+            return self._policy_act(env, seat)
+        if game.phase == Phase.TRADE_ANSWER and env.draft is None:
+            return ACCEPT_ID if self.accepts_pending(game) else REJECT_ID
+        if self.trades == "guard":
+            return self._policy_act(env, seat)
+        return self._dealing_act(env, seat)
+
+    def _dealing_act(self, env: raw_env, seat: int) -> int:
+        game = env.game
+        state = self.seat_state(game, seat)
+        obs = env.observe(env.possible_agents[seat])
+        if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
+            offer = state.memory.propose(game, self.value, self.check)
+            if offer is not None:
+                state.steps = offer_steps(seat, game.num_players, offer)
+        if state.steps:
+            i = state.steps.pop(0)
+            if obs["action_mask"][i]:
+                return i
+            state.steps = []  # the table's caps ended the draft: the policy goes on
+        i = self._policy_act(env, seat, obs, quiet=state.quiet_turn == game.turn_count)
+        if i == SUBMIT_ID and env.draft is not None:
+            offer = env.draft.offer()
+            if state.memory.is_repeat(game, offer):
+                state.quiet_turn = game.turn_count
+                return CANCEL_ID
+            state.memory.remember(game, offer)
+        return i
+
+    def _policy_act(self, env: raw_env, seat: int, obs: dict | None = None,
+                    quiet: bool = False) -> int:
+        if obs is None:
+            obs = env.observe(env.possible_agents[seat])
+        mask = obs["action_mask"]
+        if quiet and any(mask[i] for i in TRADE_START_IDS):
+            mask = np.array(mask, copy=True)
+            mask[list(TRADE_START_IDS)] = 0
+        policy = self.policy_for(len(env.possible_agents))
+        if self.judge is None or env.draft is not None:
+            return policy.act(obs["observation"], mask)
+        return self._judged(env.game, seat, policy.probabilities(obs["observation"], mask), mask)
+
+    def _judged(self, game: Game, seat: int, probs: np.ndarray, mask: np.ndarray) -> int:
+        state = self.seat_state(game, seat)
+        if state.undone_turn != game.turn_count:
+            state.undone, state.undone_turn = set(), game.turn_count
+        i = self.judge.choose(game, seat, probs, mask, state.undone)
+        if game.phase == Phase.PRE_ROLL and not ACTIONS[i].kind.startswith("trade"):
+            reverse = undoing(engine_action(game, i))
+            if reverse is not None:
+                state.undone.add(reverse)
+        return i
+
+    def accepts_pending(self, game: Game) -> bool:
+        """Whether it accepts the trade offer pending in ``game`` (see the module
+        docstring)."""
+        if self.trades == "deals":
+            return accepts_pending(game, self.value, self.check)
+        return safe_pending_answer(self.policy_for(game.num_players), self.value, game)
+
+    def accepts(self, game: Game, offers: list[Action]) -> list[bool]:
+        """Its answers to each of ``offers``, offers the seat to play in ``game`` could make
+        before rolling, all at once (the offer exploit test asks thousands). Unguarded, the
+        policy's answers in the canonical form, which at the start of a turn (no offer made,
+        no action taken) is the form the environment shows it."""
+        if self.trades == "deals":
+            return [refusal(a) is None and self._confirmed(game, a)
+                    for a in appraise(game, offers, self.value)]
+        policy = self.policy_for(game.num_players)
+        return safe_answers(policy, self.value, game, offers)
+
+    def _confirmed(self, game: Game, a) -> bool:
+        """Whether the rollout check (if any) lets an acceptance of appraised offer ``a``
+        (one the seat to play in ``game`` could make) stand, as at the table."""
+        completes = a.completes_offerer or a.completes_target
+        if self.check is None or not completes:
+            return True
+        return self.check.answer(made(game, a.offer), completes)

@@ -1,0 +1,37 @@
+"""The outside panel: computer players ported from public Monopoly-family AIs written outside
+this project, each keeping its source's own model of what a place is worth (docs/outside_panel.md).
+
+The split below is the one place that says which of them training may see. ``SEEN_OUTSIDE`` (at
+most half) may be used for training or selection; ``UNSEEN_OUTSIDE`` may not: no training run,
+checkpoint selection, blend weight or tuning may name them (tests/test_outside_panel.py checks
+that no module under byapar_training/ does).
+"""
+
+from __future__ import annotations
+
+from ..base import EnginePlayer
+from .chrisaacson import AggressiveTradingPlayer, StrategicPlayer, TradingPlayer
+from .intrepid import IntrepidTestPlayer
+from .monopyly import HuwPlayer, SophiePlayer
+
+_PLAYERS: dict[str, type[EnginePlayer]] = {
+    cls.name: cls for cls in (TradingPlayer, AggressiveTradingPlayer, HuwPlayer, SophiePlayer,
+                              IntrepidTestPlayer)
+}
+OUTSIDE_NAMES: tuple[str, ...] = tuple(_PLAYERS)
+SEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-trading", "outside-monopyly-sophie")
+UNSEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-aggressive", "outside-monopyly-huw",
+                                   "outside-intrepid-aitest")
+
+
+def make_outside(name: str) -> EnginePlayer:
+    """A fresh outside player by name (one of ``OUTSIDE_NAMES``)."""
+    if name not in _PLAYERS:
+        raise ValueError(f"unknown outside player {name!r}: expected one of "
+                         f"{', '.join(OUTSIDE_NAMES)}")
+    return _PLAYERS[name]()
+
+
+__all__ = ["OUTSIDE_NAMES", "SEEN_OUTSIDE", "UNSEEN_OUTSIDE", "AggressiveTradingPlayer",
+           "HuwPlayer", "IntrepidTestPlayer", "SophiePlayer", "StrategicPlayer", "TradingPlayer",
+           "make_outside"]
