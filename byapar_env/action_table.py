@@ -20,7 +20,7 @@ TRADE_AMOUNTS = (100, 200, 300, 500, 700, 1_000, 1_200, 1_500, 1_800, 2_000, 2_5
 BID_RAISES = (200, 500, 1_000, 2_000)
 BID_PRICE_PERCENTS = (50, 75, 100, 125, 150, 200)
 # A trade is started to the player k seats after the actor: k up to the largest table less one.
-MAX_SEAT_OFFSET = board.RULES_FIGURES.max_players - 1
+MAX_SEAT_OFFSET = board.FIGURES.max_players - 1
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ Arguments
 max_pre_roll_actions=24, max_trade_steps=12, skip_trivial=True, reward="outcome",
 dense_coef=1.0, max_decisions=20_000)``
 
-The table options' defaults are the engine's (``engine.board.RULES_FIGURES``); the caps' and
+The table options' defaults are the engine's (``engine.board.FIGURES``); the caps' and
 ``skip_trivial`` are those of ``byapar_env.driver``, the seat-level driver the arena shares.
 
 - ``num_players``, ``rounds`` (``None`` plays until one player is left, capped at 100 rounds),
@@ -161,7 +161,7 @@ from .action_table import (
 )
 from .driver import DECISION_CAP, NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from .engine import Game, IllegalActionError, Rules, RulesError
-from .engine.board import PLACES, RULES_FIGURES
+from .engine.board import FIGURES, PLACES
 from .engine.errors import show
 from .habits import Habits, HabitsError
 from .observation import (
@@ -250,10 +250,10 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
         "render_fps": 2,
     }
 
-    def __init__(self, num_players: int = RULES_FIGURES.default_num_players,
-                 rounds: int | None = RULES_FIGURES.default_rounds,
-                 starting_cash: int = RULES_FIGURES.default_starting_cash,
-                 auctions: bool = RULES_FIGURES.default_auctions,
+    def __init__(self, num_players: int = FIGURES.default_num_players,
+                 rounds: int | None = FIGURES.default_rounds,
+                 starting_cash: int = FIGURES.default_starting_cash,
+                 auctions: bool = FIGURES.default_auctions,
                  render_mode: str | None = None, max_pre_roll_actions: int = PRE_ROLL_CAP,
                  max_trade_steps: int = TRADE_STEP_CAP, skip_trivial: bool = True,
                  reward: str = "outcome", dense_coef: float = 1.0,
@@ -267,7 +267,7 @@ class raw_env(TableEnv, SeatDriver):  # noqa: N801 - PettingZoo's name for the u
                              f"from 1 to {MAX_ROUNDS:,} in this environment, got {show(rounds)}")
         if starting_cash > MAX_STARTING_CASH:
             raise RulesError(f"starting_cash must be a positive multiple of "
-                             f"{RULES_FIGURES.starting_cash_step} up to "
+                             f"{FIGURES.starting_cash_step} up to "
                              f"{MAX_STARTING_CASH:,} in this environment, "
                              f"got {show(starting_cash)}")
         check_render_mode(render_mode, self.metadata["render_modes"])

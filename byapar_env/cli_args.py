@@ -1,6 +1,6 @@
 """The command line's shared argument parser: each flag's default in its help, and a bad value
 refused in one line with exit status 2; and the table options' flags, whose defaults and
-figures are ``RULES_FIGURES``'s. Here, in the lowest layer that has a command
+figures are ``FIGURES``'s. Here, in the lowest layer that has a command
 (``byapar simulate``), so that the ``byapar`` command's parsers can share them (all but
 ``byapar serve``'s, which ``byapar_serve/cli.py`` still builds on plain ``argparse``);
 ``tests/test_cli.py`` checks every flag's help and default and the table flags' defaults."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from .engine.board import RULES_FIGURES
+from .engine.board import FIGURES
 from .games import GAMES
 
 
@@ -45,12 +45,12 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def add_table_flags(ap: argparse.ArgumentParser, players: bool = False,
                     any_game: bool = False) -> None:
-    """The table options (``engine.rules.Rules``) as flags, with ``RULES_FIGURES``'s defaults:
+    """The table options (``engine.rules.Rules``) as flags, with ``FIGURES``'s defaults:
     ``--rounds`` or ``--until-one-left``, ``--starting-cash``, ``--no-auctions``, and with
     ``players`` a ``--players`` count. The values are checked where the ``Rules`` are made.
     With ``any_game`` (a command with ``--game``), ``--rounds`` defaults to None: each game's
     own round limit (``byapar_env.games``)."""
-    f = RULES_FIGURES
+    f = FIGURES
     if players:
         ap.add_argument("--players", type=int, default=f.default_num_players,
                         help=f"players at the table, from {f.min_players} to {f.max_players}")

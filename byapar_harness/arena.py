@@ -26,7 +26,7 @@ from byapar_agents.network import single_thread_blas
 from byapar_agents.seating import table_env as rules_env
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game
-from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.board import FIGURES
 from byapar_env.games import GAMES, GameSpec, available_games, find_game
 from byapar_env.stats import wilson
 
@@ -61,8 +61,8 @@ class ArenaConfig:
     # Businessman 20: ``GameSpec.default_rounds``).
     rounds: int | None | str = GAME_DEFAULT_ROUNDS
     # Byapar's table options (``GameSpec.options``); a game without one takes only its default.
-    starting_cash: int = RULES_FIGURES.default_starting_cash
-    auctions: bool = RULES_FIGURES.default_auctions
+    starting_cash: int = FIGURES.default_starting_cash
+    auctions: bool = FIGURES.default_auctions
     # Where the games run: "local" (this machine's processes) or "ray" (Ray tasks: a local Ray
     # instance, or the cluster at ``address``; arena_ray.py). Results do not depend on it.
     backend: str = "local"

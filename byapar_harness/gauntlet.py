@@ -38,7 +38,7 @@ from byapar_agents import LEVEL_NAMES
 from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
 from byapar_agents.panel import PANEL_NAMES
 from byapar_agents.population import EVALUATION_SEEDS, evaluation_names
-from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.board import FIGURES
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .arena import ArenaConfig, ArenaError, run_arena
@@ -79,9 +79,9 @@ class GauntletConfig:
     games: int = 400
     seed: int = 0
     workers: int = 1
-    rounds: int | None = RULES_FIGURES.default_rounds
-    starting_cash: int = RULES_FIGURES.default_starting_cash
-    auctions: bool = RULES_FIGURES.default_auctions
+    rounds: int | None = FIGURES.default_rounds
+    starting_cash: int = FIGURES.default_starting_cash
+    auctions: bool = FIGURES.default_auctions
     backend: str = "local"  # or "ray": where each cell's games run (results do not change)
     address: str | None = None
     # Opponent groups (GROUP_NAMES); when given they replace ``opponents``.

@@ -46,7 +46,7 @@ def board_view() -> dict:
             "group_colours": {g: _hex(c) for g, c in GROUP_COLOURS.items()},
             "seat_colours": [_hex(c) for c in SEAT_COLOURS],
             "salary": board.SALARY, "jail_fine": board.JAIL_FINE, "bid_step": board.BID_STEP,
-            "trade_money_step": board.RULES_FIGURES.trade_money_step, "hotel": board.HOTEL,
+            "trade_money_step": board.FIGURES.trade_money_step, "hotel": board.HOTEL,
             # for the page's property cards: rent by transports held, utility times the dice
             "transport_rent": list(board.TRANSPORT_RENT),
             "utility_multiplier": list(board.UTILITY_MULTIPLIER)}

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from byapar_env.driver import PRE_ROLL_CAP
-from byapar_env.engine.board import RULES_FIGURES
+from byapar_env.engine.board import FIGURES
 from byapar_harness.analyse import EXPERT_SIMS
 
 from .limits import (
@@ -48,13 +48,13 @@ class _In(BaseModel):
 class RulesIn(_In):
     """Table options (``byapar_env.engine.Rules``); the number of seats comes from ``seats``."""
 
-    # The defaults are the engine's (board.RULES_FIGURES), as for every other table.
-    rounds: StrictInt | None = Field(RULES_FIGURES.default_rounds,
+    # The defaults are the engine's (board.FIGURES), as for every other table.
+    rounds: StrictInt | None = Field(FIGURES.default_rounds,
                                      description="rounds to play; null: until one is left")
     starting_cash: StrictInt = Field(
-        RULES_FIGURES.default_starting_cash,
-        description=f"a positive multiple of {RULES_FIGURES.starting_cash_step}")
-    auctions: StrictBool = RULES_FIGURES.default_auctions
+        FIGURES.default_starting_cash,
+        description=f"a positive multiple of {FIGURES.starting_cash_step}")
+    auctions: StrictBool = FIGURES.default_auctions
     abroad: StrictBool | None = Field(
         None, description="Businessman only: play the perimeter abroad too (true by default)")
 

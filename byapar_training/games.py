@@ -60,14 +60,14 @@ class TrainedGame:
 
 def _byapar() -> TrainedGame:
     from byapar_env.action_table import NUM_ACTIONS
-    from byapar_env.engine.board import RULES_FIGURES
+    from byapar_env.engine.board import FIGURES
     from byapar_env.observation import OBSERVATION_SIZE
 
     return TrainedGame(
         BYAPAR, OBSERVATION_SIZE, NUM_ACTIONS,
         ({"rounds": 40}, {"rounds": 40, "auctions": False}, {"rounds": None}, {"rounds": 20},
          {"rounds": 40, "starting_cash": 10_000}),
-        find_game(BYAPAR).policy_format, "medium", "easy", RULES_FIGURES.default_rounds,
+        find_game(BYAPAR).policy_format, "medium", "easy", FIGURES.default_rounds,
         trainers=("sb3", "compact"), population=True, league_tables=True)
 
 

@@ -5,7 +5,7 @@
 A checkpoint's ``meta.json`` names the board it was trained on (``board_hash``), and
 ``byapar_agents.network.load_checkpoint`` refuses one made for another board. When the figures of
 the rules (three doubles to jail, half prices, the round cap, the default options, ...) moved into
-``byapar_env.engine.board.RULES_FIGURES`` and under the hash, the hash changed although no number
+``byapar_env.engine.board.FIGURES`` and under the hash, the hash changed although no number
 did: a policy trained before plays exactly as it did, but is refused. This tool rewrites
 ``board_hash`` from that one previous value to the current one, in each folder named and in the
 table specialists its ``meta.json`` names (``table_specialists``), and changes nothing else.
@@ -55,7 +55,7 @@ class RestampError(ByaparError, ValueError):
 def legacy_board_hash() -> str:
     """The board hash as computed before the rule figures joined it, from this installation's
     data (squares, cards and the seven money figures it covered then)."""
-    f = board.RULES_FIGURES
+    f = board.FIGURES
     data = {
         "squares": [asdict(s) for s in board.SQUARES],
         "cards": {d: [asdict(c) for c in cs] for d, cs in board.CARDS.items()},

@@ -372,23 +372,37 @@ def _changed(value: object) -> object:
 
 
 def test_the_board_hash_covers_every_rule_figure(monkeypatch):
-    """Every figure of the rules lives in board.RULES_FIGURES, and changing any one of them
+    """Every figure of the rules lives in board.FIGURES, and changing any one of them
     changes the board hash that saved games and checkpoints carry."""
     import dataclasses
 
     base = board.board_hash()
     assert base == board.BOARD_HASH
-    for f in dataclasses.fields(board.RULES_FIGURES):
-        value = getattr(board.RULES_FIGURES, f.name)
-        other = dataclasses.replace(board.RULES_FIGURES, **{f.name: _changed(value)})
-        monkeypatch.setattr(board, "RULES_FIGURES", other)
+    for f in dataclasses.fields(board.FIGURES):
+        value = getattr(board.FIGURES, f.name)
+        other = dataclasses.replace(board.FIGURES, **{f.name: _changed(value)})
+        monkeypatch.setattr(board, "FIGURES", other)
         assert board.board_hash() != base, f.name
     monkeypatch.undo()
     assert board.board_hash() == base
 
 
+def test_the_old_name_of_the_figures_warns_and_is_the_same_object():
+    """``RULES_FIGURES``, Byapar's name for the figures before both games said ``FIGURES``,
+    still reads for one release: the same object, with a DeprecationWarning naming the new
+    name, whether read as an attribute or imported; any other missing name is refused."""
+    with pytest.warns(DeprecationWarning, match=r"RULES_FIGURES is deprecated: use board\.FIGURES"):
+        old = board.RULES_FIGURES
+    assert old is board.FIGURES
+    with pytest.warns(DeprecationWarning, match="RULES_FIGURES"):
+        from byapar_env.engine.board import RULES_FIGURES
+    assert RULES_FIGURES is board.FIGURES
+    with pytest.raises(AttributeError, match="has no attribute 'RULE_FIGURES'"):
+        board.RULE_FIGURES  # noqa: B018 (the read is the test)
+
+
 def test_module_level_figures_are_the_rule_figures():
-    """The older module-level names read RULES_FIGURES: one home for each number."""
+    """The older module-level names read FIGURES: one home for each number."""
     names = {"SALARY": "salary", "JAIL_FINE": "jail_fine", "TRANSPORT_RENT": "transport_rent",
              "UTILITY_MULTIPLIER": "utility_multiplier", "BID_STEP": "bid_step",
              "STARTING_CASH_PRESETS": "starting_cash_presets",
@@ -396,6 +410,6 @@ def test_module_level_figures_are_the_rule_figures():
              "MORTGAGE_INTEREST_PERCENT": "mortgage_interest_percent", "HOTEL": "hotel",
              "JAIL_MAX_MISSES": "jail_max_misses"}
     for name, figure in names.items():
-        assert getattr(board, name) == getattr(board.RULES_FIGURES, figure), name
+        assert getattr(board, name) == getattr(board.FIGURES, figure), name
     jail = board.square_by_name("Jail")
     assert jail.index == board.JAIL_SQUARE

@@ -74,22 +74,22 @@ def _check_every_flag(name: str, parser: argparse.ArgumentParser) -> None:
 
 @pytest.mark.parametrize("name", ["arena", "simulate"])
 def test_table_flags_take_the_rules_figures(name) -> None:
-    """One home for the table options' defaults: RULES_FIGURES, read by every parser."""
-    from byapar_env.engine.board import RULES_FIGURES
+    """One home for the table options' defaults: FIGURES, read by every parser."""
+    from byapar_env.engine.board import FIGURES
     from byapar_harness.arena import ArenaConfig
     from byapar_harness.gauntlet import GauntletConfig
 
     args = _parsers()[name].parse_args([])
     # the arena plays any game: no --rounds is each game's own limit, Byapar's the figure's
-    rounds = None if name == "arena" else RULES_FIGURES.default_rounds
+    rounds = None if name == "arena" else FIGURES.default_rounds
     assert (args.rounds, args.until_one_left, args.starting_cash, args.no_auctions) == (
-        rounds, False, RULES_FIGURES.default_starting_cash, not RULES_FIGURES.default_auctions)
+        rounds, False, FIGURES.default_starting_cash, not FIGURES.default_auctions)
     if name == "simulate":
-        assert args.players == RULES_FIGURES.default_num_players
+        assert args.players == FIGURES.default_num_players
     for config in (ArenaConfig(), GauntletConfig()):
         assert (config.rounds, config.starting_cash, config.auctions) == (
-            RULES_FIGURES.default_rounds, RULES_FIGURES.default_starting_cash,
-            RULES_FIGURES.default_auctions)
+            FIGURES.default_rounds, FIGURES.default_starting_cash,
+            FIGURES.default_auctions)
 
 
 @pytest.mark.parametrize("name", ["arena", "gauntlet", "export", "simulate"])

@@ -1,5 +1,5 @@
 """docs/rules.md against the code: every number it states in the sentences below is built here
-from the engine's figures (``board``, ``RULES_FIGURES``, ``actions``), so a figure changed in the
+from the engine's figures (``board``, ``FIGURES``, ``actions``), so a figure changed in the
 code and not in the page fails; and every test the page names exists in the file it names.
 
 The expected sentences are written here, in the repository; nothing outside it is read.
@@ -18,7 +18,7 @@ from byapar_env.engine import actions, board
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
-F = board.RULES_FIGURES
+F = board.FIGURES
 WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 

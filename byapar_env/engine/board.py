@@ -3,7 +3,7 @@ this data lives.
 
 Everything here is plain data read by the rules in :mod:`byapar_env.engine.game`. Amounts are
 integer rupees. A variant board is a copy of this module with other figures. ``board_hash()``
-covers all of it (squares, cards and ``RULES_FIGURES``), so saved games and checkpoints name the
+covers all of it (squares, cards and ``FIGURES``), so saved games and checkpoints name the
 exact figures they were made with.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from dataclasses import asdict, dataclass
 
 # --- square kinds -----------------------------------------------------------------------------
@@ -35,7 +36,7 @@ DECKS = (BHAGYA, SAMUDAYA)
 @dataclass(frozen=True)
 class RuleFigures:
     """Every number the rules use besides the squares and the cards, each written once in
-    ``RULES_FIGURES`` below. The engine, the table options, the environment, the arena, the
+    ``FIGURES`` below. The engine, the table options, the environment, the arena, the
     command line's table flags and the server's API read them from there (their defaults
     included; the web page's option lists are still written in ``byapar_serve/static/index.html``);
     ``board_hash()`` covers them (``tests/test_board_data.py``), and ``tests/test_rules_doc.py``
@@ -73,7 +74,7 @@ class RuleFigures:
     default_auctions: bool
 
 
-RULES_FIGURES = RuleFigures(
+FIGURES = RuleFigures(
     salary=2_000,
     jail_fine=500,
     transport_rent=(0, 250, 500, 1_000, 2_000),
@@ -104,17 +105,17 @@ RULES_FIGURES = RuleFigures(
 )
 
 # Module-level names for the figures that callers (and the engine's hot paths) have always read
-# here. They are the figures above, not copies: change a figure in RULES_FIGURES only.
-SALARY = RULES_FIGURES.salary
-JAIL_FINE = RULES_FIGURES.jail_fine
-TRANSPORT_RENT = RULES_FIGURES.transport_rent
-UTILITY_MULTIPLIER = RULES_FIGURES.utility_multiplier
-BID_STEP = RULES_FIGURES.bid_step
-STARTING_CASH_PRESETS = RULES_FIGURES.starting_cash_presets
-DEFAULT_STARTING_CASH = RULES_FIGURES.default_starting_cash
-MORTGAGE_INTEREST_PERCENT = RULES_FIGURES.mortgage_interest_percent
-HOTEL = RULES_FIGURES.hotel
-JAIL_MAX_MISSES = RULES_FIGURES.jail_max_misses
+# here. They are the figures above, not copies: change a figure in FIGURES only.
+SALARY = FIGURES.salary
+JAIL_FINE = FIGURES.jail_fine
+TRANSPORT_RENT = FIGURES.transport_rent
+UTILITY_MULTIPLIER = FIGURES.utility_multiplier
+BID_STEP = FIGURES.bid_step
+STARTING_CASH_PRESETS = FIGURES.starting_cash_presets
+DEFAULT_STARTING_CASH = FIGURES.default_starting_cash
+MORTGAGE_INTEREST_PERCENT = FIGURES.mortgage_interest_percent
+HOTEL = FIGURES.hotel
+JAIL_MAX_MISSES = FIGURES.jail_max_misses
 
 
 @dataclass(frozen=True)
@@ -282,9 +283,20 @@ def board_hash() -> str:
     data = {
         "squares": [asdict(s) for s in SQUARES],
         "cards": {d: [asdict(c) for c in cs] for d, cs in CARDS.items()},
-        "figures": asdict(RULES_FIGURES),
+        "figures": asdict(FIGURES),
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 BOARD_HASH = board_hash()
+
+
+def __getattr__(name: str) -> object:
+    """``RULES_FIGURES``, the figures' name before both games called them ``FIGURES``: still
+    read, with a DeprecationWarning, for one release."""
+    if name == "RULES_FIGURES":
+        warnings.warn("byapar_env.engine.board.RULES_FIGURES is deprecated: use "
+                      "board.FIGURES, the name both games' boards use", DeprecationWarning,
+                      stacklevel=2)
+        return FIGURES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

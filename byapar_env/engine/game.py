@@ -28,9 +28,9 @@ from .state import (
 
 K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
-# Every figure of the rules is read from board.RULES_FIGURES, the one place they are written
+# Every figure of the rules is read from board.FIGURES, the one place they are written
 # (and covered by the board hash); the names below bind them once for the hot paths.
-_F = board.RULES_FIGURES
+_F = board.FIGURES
 MAX_OFFERS_PER_TURN = _F.max_offers_per_turn
 _DICE_SIDES = _F.dice_sides
 _DOUBLES_TO_JAIL = _F.doubles_to_jail

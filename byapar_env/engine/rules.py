@@ -8,9 +8,9 @@ from ..core.errors import RulesError, show
 from ..core.table import TableRules, check_options, is_whole
 from . import board
 
-# The table options' figures live in ``board.RULES_FIGURES`` (covered by the board hash); these
+# The table options' figures live in ``board.FIGURES`` (covered by the board hash); these
 # names are read from there for the callers that import them from this module.
-_F = board.RULES_FIGURES
+_F = board.FIGURES
 MIN_PLAYERS = _F.min_players
 MAX_PLAYERS = _F.max_players
 DEFAULT_NUM_PLAYERS = _F.default_num_players
@@ -29,7 +29,7 @@ class Rules(TableRules):
     number works); ``None`` plays until one player is left, with the richest player winning after
     100 rounds if that has not happened. ``starting_cash`` is any positive multiple of 100 (15,000
     by default, 10,000 and 20,000 are the presets). With ``auctions=False`` a place nobody buys
-    stays with the bank. These figures are read from ``board.RULES_FIGURES``.
+    stays with the bank. These figures are read from ``board.FIGURES``.
     """
 
     num_players: int = DEFAULT_NUM_PLAYERS

@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # the game is read and written here, never made: game.py impo
     from .game import Game
 
 # The bounds below come from the board's data and rule figures, never typed again here.
-_F = board.RULES_FIGURES
+_F = board.FIGURES
 _DECK_SIZE = {d: len(board.CARDS[d]) for d in board.DECKS}
 _GROUP = board.GROUP_OF
 _IS_PLACE = board.IS_PLACE
