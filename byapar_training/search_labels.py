@@ -40,7 +40,7 @@ from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import ROLLOUT_MODES, PolicyRolloutPlayer
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
-from byapar_env.engine import ByaparError, Game, Rules
+from byapar_env.engine import ByaparError, Game, Rules, actions
 from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 
 from .chunks import chunk_path, play_chunks, run_stages
@@ -102,7 +102,12 @@ def validate(config: SearchLabelConfig) -> None:
 
 # ------------------------------------------------------------------------------ one game
 def child_game(game: Game, pre_roll_actions: int, action) -> Game:
-    """The position after ``action`` as the table takes it (an offer composed step by step)."""
+    """The position after ``action`` as the table takes it (an offer composed step by step);
+    rolling: the position before the dice (``byapar_agents.judge.child``), so that a child never
+    shows the game's own next roll. (Round 0's chunks were labelled before this rule: their
+    rolling children show the roll the game went on to make.)"""
+    if action == actions.ROLL:
+        return game.clone()
     child = game.clone()
     driver = SeatDriver.for_game(child, max_decisions=NO_DECISION_CAP)
     driver.pre_roll_actions = pre_roll_actions

@@ -7,7 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from byapar_training.search_labels import SearchLabelConfig, SearchLabelError, generate, validate
+from byapar_env.engine import Game, Rules, actions
+from byapar_training.search_labels import (
+    SearchLabelConfig,
+    SearchLabelError,
+    child_game,
+    generate,
+    validate,
+)
 
 
 def _config(run_dir, **changes) -> SearchLabelConfig:
@@ -71,3 +78,13 @@ def test_bad_settings_are_refused_by_name(tmp_path, change, message) -> None:
     with pytest.raises(SearchLabelError, match=message):
         validate(_config(tmp_path, **change))
     assert not (tmp_path / "data").exists()
+
+
+def test_a_rolling_child_is_the_position_before_the_dice() -> None:
+    game = Game(Rules(num_players=3), seed=8)
+    rolled = child_game(game, 0, actions.ROLL)
+    assert rolled is not game and rolled.to_json() == game.to_json()
+    assert rolled.position == [0, 0, 0] and rolled.phase == game.phase
+    clone = child_game(game, 0, actions.ROLL)
+    clone.apply(actions.ROLL)  # the clone rolls on its own; the game is untouched
+    assert game.position == [0, 0, 0]
