@@ -14,7 +14,6 @@ from .base import EnginePlayer
 from .tactics import HOUSE_COST, PRICE, list_value
 
 RESERVE = 500
-K = ActionKind
 
 
 class EasyPlayer(EnginePlayer):
@@ -30,7 +29,7 @@ class EasyPlayer(EnginePlayer):
                 if actions.PAY_FINE in legal:
                     return actions.PAY_FINE
             for a in legal:
-                if a.kind == K.BUILD and cash - HOUSE_COST[a.square] >= RESERVE:
+                if a.kind == ActionKind.BUILD and cash - HOUSE_COST[a.square] >= RESERVE:
                     return a
             return actions.ROLL
         if ph == Phase.BUY:
@@ -48,7 +47,7 @@ class EasyPlayer(EnginePlayer):
             value_out = list_value(game, offer.take)
             return actions.ACCEPT_TRADE if value_in > value_out else actions.REJECT_TRADE
         # Raising cash: the cheapest mortgage first, then the first building sale.
-        mortgages = [a for a in legal if a.kind == K.MORTGAGE]
+        mortgages = [a for a in legal if a.kind == ActionKind.MORTGAGE]
         if mortgages:
             return min(mortgages, key=lambda a: PRICE[a.square])
         return legal[0]

@@ -31,7 +31,6 @@ from .tactics import (
     others_holding_group,
 )
 
-K = ActionKind
 BASE_RESERVE = 1_000
 # Offers for a missing place, as multiples of its price, raised after each refusal.
 OFFER_MULTIPLES = (1.05, 1.6)
@@ -145,11 +144,11 @@ class MediumPlayer(EnginePlayer):
         builds, mortgages, payoffs = [], [], []
         for a in legal:
             k = a.kind
-            if k == K.BUILD:
+            if k == ActionKind.BUILD:
                 builds.append(a.square)
-            elif k == K.MORTGAGE:
+            elif k == ActionKind.MORTGAGE:
                 mortgages.append(a.square)
-            elif k == K.UNMORTGAGE:
+            elif k == ActionKind.UNMORTGAGE:
                 payoffs.append(a.square)
         if game.in_jail[seat]:
             late = game.round > game.rules.round_limit * LATE_ROUND_SHARE
@@ -366,11 +365,11 @@ class MediumPlayer(EnginePlayer):
         best = None
         sales = []
         for a in legal:
-            if a.kind == K.MORTGAGE:
+            if a.kind == ActionKind.MORTGAGE:
                 cost = PRICE[a.square] * (3 if game.owns_group(seat, a.square) else 1)
                 if best is None or cost < best[0]:
                     best = (cost, a)
-            elif a.kind == K.SELL_BUILDING:
+            elif a.kind == ActionKind.SELL_BUILDING:
                 sales.append(a)
         if best is not None:
             return best[1]

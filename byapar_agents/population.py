@@ -52,7 +52,6 @@ from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 from .base import EnginePlayer
 from .outside.common import LANDING, pay_at_most
 
-K = ActionKind
 PREFIX = "pop-"
 # The one split of the seeds: training draws from the first, evaluation uses the second only.
 TRAINING_SEEDS = range(0, 100_000)
@@ -392,7 +391,7 @@ class PopulationPlayer(EnginePlayer):
             return offer
         build = self.build(game, seat, legal)
         if build is not None:
-            if build.kind == K.BUILD:
+            if build.kind == ActionKind.BUILD:
                 self._count(game, seat, builds=1)
             return build
         payoff = self.payoff(game, seat, legal)
@@ -405,7 +404,7 @@ class PopulationPlayer(EnginePlayer):
         if built >= t.build_pace:
             return None
         floor = t.build_reserve_share * self.reserve(game, seat)
-        wanted = [a.square for a in legal if a.kind == K.BUILD and game.buildings[a.square]
+        wanted = [a.square for a in legal if a.kind == ActionKind.BUILD and game.buildings[a.square]
                   < t.build_cap]
         if not wanted:
             return None
@@ -425,7 +424,7 @@ class PopulationPlayer(EnginePlayer):
                 return actions.build(s)
         if t.mortgage_to_build:
             cost = HOUSE_COST[wanted[0]]
-            spare = [a.square for a in legal if a.kind == K.MORTGAGE
+            spare = [a.square for a in legal if a.kind == ActionKind.MORTGAGE
                      and (GROUP_OF[a.square] is None or not game.owns_group(seat, a.square))]
             if spare:
                 sq = min(spare, key=lambda s: (PRICE[s], s))
@@ -439,7 +438,7 @@ class PopulationPlayer(EnginePlayer):
             return None
         # Never below the building floor: it does not pay off what it mortgaged to build.
         floor = max(t.payoff_multiple, t.build_reserve_share) * self.reserve(game, seat)
-        payoffs = [a.square for a in legal if a.kind == K.UNMORTGAGE]
+        payoffs = [a.square for a in legal if a.kind == ActionKind.UNMORTGAGE]
         # Groups it holds whole first (that unlocks building), then the dearest.
         payoffs.sort(key=lambda s: (GROUP_OF[s] is None or not game.owns_group(seat, s),
                                     -PRICE[s], s))
@@ -450,8 +449,8 @@ class PopulationPlayer(EnginePlayer):
         return None
 
     def raise_cash(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        mortgages = [a for a in legal if a.kind == K.MORTGAGE]
-        sales = [a for a in legal if a.kind == K.SELL_BUILDING]
+        mortgages = [a for a in legal if a.kind == ActionKind.MORTGAGE]
+        sales = [a for a in legal if a.kind == ActionKind.SELL_BUILDING]
         # Mortgage first what matters least to it: outside whole groups, cheapest first.
         mortgages.sort(key=lambda a: (GROUP_OF[a.square] is not None
                                       and game.owns_group(seat, a.square), PRICE[a.square],

@@ -33,8 +33,8 @@ COUNTERS = ("offers_made", "offers_taken", "offers_received", "answers_accepted"
             "bid_ratio_sum", "last_ratio", "landings", "buys", "builds")
 _AUCTION_KEY = len(COUNTERS)  # the auction the last bid was in: (turn_count, square)
 _PRICE = tuple(s.price for s in board.SQUARES)
-K = ActionKind
-_COUNTED = frozenset((K.OFFER_TRADE, K.ACCEPT_TRADE, K.BID, K.BUY, K.DECLINE, K.BUILD))
+_COUNTED = frozenset((ActionKind.OFFER_TRADE, ActionKind.ACCEPT_TRADE, ActionKind.BID,
+                      ActionKind.BUY, ActionKind.DECLINE, ActionKind.BUILD))
 
 
 class HabitsError(ByaparError, ValueError):
@@ -69,17 +69,17 @@ class Habits:
         row = self.seats[p]
         undo = ((p, row[:]),)
         self.changes += 1
-        if kind == K.OFFER_TRADE:
+        if kind == ActionKind.OFFER_TRADE:
             other = self.seats[action.target]
             undo += ((action.target, other[:]),)
             row[0] += 1
             other[2] += 1
-        elif kind == K.ACCEPT_TRADE:
+        elif kind == ActionKind.ACCEPT_TRADE:
             offerer = game.offer[0]
             undo += ((offerer, self.seats[offerer][:]),)
             self.seats[offerer][1] += 1
             row[3] += 1
-        elif kind == K.BID and game.phase == Phase.AUCTION:
+        elif kind == ActionKind.BID and game.phase == Phase.AUCTION:
             square = game.auction.square
             ratio = action.amount / _PRICE[square]
             key = game.turn_count * 64 + square
@@ -90,12 +90,12 @@ class Habits:
                 row[5] += ratio
                 row[_AUCTION_KEY] = key
             row[6] = ratio
-        elif kind == K.BUY:
+        elif kind == ActionKind.BUY:
             row[7] += 1
             row[8] += 1
-        elif kind == K.DECLINE:
+        elif kind == ActionKind.DECLINE:
             row[7] += 1
-        elif kind == K.BUILD:
+        elif kind == ActionKind.BUILD:
             row[9] += 1
         return undo
 

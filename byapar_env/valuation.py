@@ -19,8 +19,8 @@ the same measure:
 from __future__ import annotations
 
 from .engine import Game, board
+from .engine.board import NUM_SQUARES
 
-_N = board.NUM_SQUARES
 _DICE = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
 # Rolling doubles grants another move (up to three moves); the third double goes to jail.
 MOVES_PER_TURN = 1 + 1 / 6 + 1 / 36
@@ -36,10 +36,10 @@ def _card_moves(deck: str, pos: int) -> list[tuple[int, float]]:
         if c.effect == "advance":
             out.append((c.target, p))
         elif c.effect == "advance_transport":
-            steps = min((t - pos) % _N or _N for t in board.TRANSPORTS)
-            out.append(((pos + steps) % _N, p))
+            steps = min((t - pos) % NUM_SQUARES or NUM_SQUARES for t in board.TRANSPORTS)
+            out.append(((pos + steps) % NUM_SQUARES, p))
         elif c.effect == "back":
-            out.append(((pos - c.amount) % _N, p))
+            out.append(((pos - c.amount) % NUM_SQUARES, p))
         elif c.effect == "jail":
             out.append((board.JAIL_SQUARE, p))
         else:
@@ -60,18 +60,18 @@ def _landings(square: int) -> list[tuple[int, float]]:
 
 def _landing_chances() -> tuple[float, ...]:
     """Per-turn landing chances, by power iteration of the move chain."""
-    pos = [1.0 / _N] * _N
-    land = [0.0] * _N
+    pos = [1.0 / NUM_SQUARES] * NUM_SQUARES
+    land = [0.0] * NUM_SQUARES
     for _ in range(200):
-        new = [0.0] * _N
-        land = [0.0] * _N
+        new = [0.0] * NUM_SQUARES
+        land = [0.0] * NUM_SQUARES
         for s, ps in enumerate(pos):
             if ps == 0.0:
                 continue
             new[board.JAIL_SQUARE] += ps * _JAIL_BY_DOUBLES
             for total, pd in _DICE:
                 base = ps * pd * (1 - _JAIL_BY_DOUBLES)
-                target = (s + total) % _N
+                target = (s + total) % NUM_SQUARES
                 land[target] += base
                 for final, pf in _landings(target):
                     new[final] += base * pf

@@ -27,11 +27,10 @@ from byapar_env.businessman import (
 )
 from byapar_env.businessman import actions as bm_actions
 
-K = ActionKind
 LOT = board.LOTS[0]  # seat 0's lot
 OTHER = board.LOTS[1]  # seat 1's lot
-STEP_KINDS = (K.TRADE_GIVE_LOT, K.TRADE_TAKE_LOT, K.TRADE_GIVE_SHARE, K.TRADE_TAKE_SHARE,
-              K.TRADE_GIVE_CASH, K.TRADE_TAKE_CASH)
+STEP_KINDS = (ActionKind.TRADE_GIVE_LOT, ActionKind.TRADE_TAKE_LOT, ActionKind.TRADE_GIVE_SHARE,
+              ActionKind.TRADE_TAKE_SHARE, ActionKind.TRADE_GIVE_CASH, ActionKind.TRADE_TAKE_CASH)
 
 
 def _env(players: int = 2, **options) -> businessman_v0.raw_env:
@@ -192,7 +191,7 @@ class Looper(BusinessmanPlayer):
         steps = game.trade.steps if game.trade is not None else 0
         self.seen.append((game.turn_count, phase, steps, list(legal)))
         if phase == Phase.PRE_ROLL:
-            for kinds in ((K.START_TRADE,), (K.MORTGAGE, K.REDEEM)):
+            for kinds in ((ActionKind.START_TRADE,), (ActionKind.MORTGAGE, ActionKind.REDEEM)):
                 picks = [a for a in legal if a.kind in kinds]
                 if picks:
                     return picks[0]
@@ -265,10 +264,10 @@ def test_play_game_refuses_an_action_a_cap_removed() -> None:
 # ----------------------------------------------------------------------------- the players
 def test_medium_composes_a_proposal_within_the_step_cap() -> None:
     plan = MediumPlayer._steps(1, [OTHER], 149_000)
-    cash = [a for a in plan if a.kind == K.TRADE_GIVE_CASH]
+    cash = [a for a in plan if a.kind == ActionKind.TRADE_GIVE_CASH]
     assert len(plan) - 2 <= 12 and sum(a.arg for a in cash) == 150_000
     plan = MediumPlayer._steps(1, [OTHER], 37_000)  # fits as it is
-    assert sum(a.arg for a in plan if a.kind == K.TRADE_GIVE_CASH) == 37_000
+    assert sum(a.arg for a in plan if a.kind == ActionKind.TRADE_GIVE_CASH) == 37_000
     assert len(plan) == 2 + 1 + 10
 
 

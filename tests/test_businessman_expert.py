@@ -23,10 +23,10 @@ from byapar_agents.businessman import (
 )
 from byapar_agents.businessman.expert import MIN_PAIRS, compose, rent_score, score
 from byapar_env.businessman import ActionKind, ByaparError, Game, Phase, Rules, actions, board
+from byapar_env.businessman.board import FIGURES
 from byapar_harness.arena import ArenaConfig, run_arena, validate
 
 YELLOW = 3
-_F = board.FIGURES
 _LARGE = {k.index for k in board.EXCHANGE_KINDS if k.deck == board.LARGE}
 
 
@@ -93,8 +93,8 @@ def test_determinise_keeps_what_the_seat_sees_and_redraws_the_rest() -> None:
         for s in range(4):
             held = g.hands[s]
             assert held == sorted(held)
-            assert sum(c in _LARGE for c in held) <= _F.hand_large
-            assert sum(c not in _LARGE for c in held) <= _F.hand_small
+            assert sum(c in _LARGE for c in held) <= FIGURES.hand_large
+            assert sum(c not in _LARGE for c in held) <= FIGURES.hand_small
         assert {d: sorted(c) for d, c in g.decks.items()} == {
             d: sorted(c) for d, c in game.decks.items()}
         assert g.forced_dice == [] and g.seed is None

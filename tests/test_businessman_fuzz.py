@@ -8,9 +8,9 @@ import random
 import pytest
 
 from byapar_env.businessman import ALL_ACTIONS, Game, Phase, Rules, board
+from byapar_env.businessman.board import FIGURES
 from byapar_env.businessman.state import check_whole
 
-_F = board.FIGURES
 MAX_STEPS = 100_000
 
 
@@ -19,10 +19,10 @@ def check_invariants(g: Game) -> None:
     less what it took in; each colour's shares add up to its stock; no cash is negative; and
     the whole-game check of a saved game passes."""
     n = g.num_players
-    assert sum(g.cash) == n * _F.starting_cash + g.bank_paid - g.bank_received
+    assert sum(g.cash) == n * FIGURES.starting_cash + g.bank_paid - g.bank_received
     assert all(c >= 0 for c in g.cash)
     for c in range(board.NUM_COLOURS):
-        assert g.supply[c] + sum(s[c] for s in g.shares) == _F.shares_per_colour
+        assert g.supply[c] + sum(s[c] for s in g.shares) == FIGURES.shares_per_colour
     if not g.is_over:
         assert g.legal_actions(), "no legal action while the game is on"
         assert not g.bankrupt[g.current_player]
@@ -70,7 +70,7 @@ def test_hundreds_of_games_end_and_conserve_money(players: int) -> None:
     n = players
 
     def money(g: Game) -> None:
-        assert sum(g.cash) == n * _F.starting_cash + g.bank_paid - g.bank_received
+        assert sum(g.cash) == n * FIGURES.starting_cash + g.bank_paid - g.bank_received
         assert min(g.cash) >= 0
 
     for seed in range(100, 160):

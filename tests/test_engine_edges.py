@@ -34,7 +34,6 @@ from byapar_env.engine import (
 from byapar_env.engine.game import Auction
 from byapar_env.engine.state import STATE
 
-K = ActionKind
 LISTED_MAX = 1 + actions.BIDS_LISTED_EACH + actions.BIDS_LISTED_ABOVE
 
 
@@ -86,7 +85,7 @@ def test_huge_cash_lists_a_bounded_set_of_bids(cash: int) -> None:
     assert time.perf_counter() - start < 0.5
     assert legal[0] == actions.DROP_OUT
     amounts = [a.amount for a in legal[1:]]
-    assert all(a.kind == K.BID and a.square == 26 for a in legal[1:])
+    assert all(a.kind == ActionKind.BID and a.square == 26 for a in legal[1:])
     assert len(legal) <= LISTED_MAX
     assert amounts == sorted(set(amounts))
     assert amounts[:actions.BIDS_LISTED_EACH] == list(
@@ -189,30 +188,30 @@ def auction() -> Game:
 
 MALFORMED = [
     # (setup, action, the field the message names, the same action well formed and legal)
-    (buy_phase, Action(K.BUY, 26.0), "square", actions.buy(26)),
-    (buy_phase, Action(K.DECLINE, True), "square", None),
-    (buy_phase, Action(K.BUY, 26, 0.0), "amount", actions.buy(26)),
-    (estate, Action(K.BUILD, 1.0), "square", actions.build(1)),
-    (estate, Action(K.MORTGAGE, 5.0), "square", actions.mortgage(5)),
-    (estate, Action(K.MORTGAGE, "5"), "square", actions.mortgage(5)),
-    (estate, Action(K.ROLL, -1.0), "square", actions.ROLL),
-    (estate, Action(K.ROLL, -1, False), "amount", actions.ROLL),
+    (buy_phase, Action(ActionKind.BUY, 26.0), "square", actions.buy(26)),
+    (buy_phase, Action(ActionKind.DECLINE, True), "square", None),
+    (buy_phase, Action(ActionKind.BUY, 26, 0.0), "amount", actions.buy(26)),
+    (estate, Action(ActionKind.BUILD, 1.0), "square", actions.build(1)),
+    (estate, Action(ActionKind.MORTGAGE, 5.0), "square", actions.mortgage(5)),
+    (estate, Action(ActionKind.MORTGAGE, "5"), "square", actions.mortgage(5)),
+    (estate, Action(ActionKind.ROLL, -1.0), "square", actions.ROLL),
+    (estate, Action(ActionKind.ROLL, -1, False), "amount", actions.ROLL),
     (estate, Action(3.0, 1), "kind", actions.build(1)),
     (estate, Action(False), "kind", actions.ROLL),  # False == 0 == ROLL, yet no kind
     (estate, Action(99), "kind", None),
-    (estate, Action(K.OFFER_TRADE, -1, 100.0, 1, (5,), (26,)), "amount",
+    (estate, Action(ActionKind.OFFER_TRADE, -1, 100.0, 1, (5,), (26,)), "amount",
      actions.offer_trade(1, [5], [26], 100)),
-    (estate, Action(K.OFFER_TRADE, -1, 100, 1.0, (5,), (26,)), "target",
+    (estate, Action(ActionKind.OFFER_TRADE, -1, 100, 1.0, (5,), (26,)), "target",
      actions.offer_trade(1, [5], [26], 100)),
-    (estate, Action(K.OFFER_TRADE, -1, 100, 1, (5.0,), (26,)), "give",
+    (estate, Action(ActionKind.OFFER_TRADE, -1, 100, 1, (5.0,), (26,)), "give",
      actions.offer_trade(1, [5], [26], 100)),
-    (estate, Action(K.OFFER_TRADE, -1, 100, 1, (5,), [26]), "take",
+    (estate, Action(ActionKind.OFFER_TRADE, -1, 100, 1, (5,), [26]), "take",
      actions.offer_trade(1, [5], [26], 100)),
-    (auction, Action(K.BID, 26, 500.0), "amount", actions.bid(26, 500)),
-    (auction, Action(K.BID, 26.0, 500), "square", actions.bid(26, 500)),
-    (auction, Action(K.BID, 26, True), "amount", None),
-    (auction, Action(K.BID, 26, float("inf")), "amount", None),
-    (trade_answer, Action(K.ACCEPT_TRADE, -1.0), "square", actions.ACCEPT_TRADE),
+    (auction, Action(ActionKind.BID, 26, 500.0), "amount", actions.bid(26, 500)),
+    (auction, Action(ActionKind.BID, 26.0, 500), "square", actions.bid(26, 500)),
+    (auction, Action(ActionKind.BID, 26, True), "amount", None),
+    (auction, Action(ActionKind.BID, 26, float("inf")), "amount", None),
+    (trade_answer, Action(ActionKind.ACCEPT_TRADE, -1.0), "square", actions.ACCEPT_TRADE),
 ]
 
 
@@ -237,21 +236,21 @@ def test_malformed_fields_are_refused_naming_the_field(setup: Callable[[], Game]
 
 
 STRAY = [
-    (auction, Action(K.BID, 26, 500, target=2), "target"),
-    (auction, Action(K.BID, 26, 500, give=(1,)), "give"),
-    (auction, Action(K.BID, 26, 500, take=(26,)), "take"),
-    (auction, Action(K.DROP_OUT, 26), "square"),
-    (auction, Action(K.DROP_OUT, amount=100), "amount"),
-    (estate, Action(K.ROLL, 3), "square"),
-    (estate, Action(K.ROLL, amount=5), "amount"),
-    (estate, Action(K.ROLL, target=1), "target"),
-    (estate, Action(K.BUILD, 1, 500), "amount"),
-    (estate, Action(K.MORTGAGE, 5, give=(5,)), "give"),
-    (estate, Action(K.OFFER_TRADE, 26, 100, 1, (5,), (26,)), "square"),
-    (buy_phase, Action(K.BUY, 26, target=0), "target"),
-    (buy_phase, Action(K.DECLINE, 26, take=(1,)), "take"),
-    (trade_answer, Action(K.ACCEPT_TRADE, target=1), "target"),
-    (trade_answer, Action(K.REJECT_TRADE, amount=100), "amount"),
+    (auction, Action(ActionKind.BID, 26, 500, target=2), "target"),
+    (auction, Action(ActionKind.BID, 26, 500, give=(1,)), "give"),
+    (auction, Action(ActionKind.BID, 26, 500, take=(26,)), "take"),
+    (auction, Action(ActionKind.DROP_OUT, 26), "square"),
+    (auction, Action(ActionKind.DROP_OUT, amount=100), "amount"),
+    (estate, Action(ActionKind.ROLL, 3), "square"),
+    (estate, Action(ActionKind.ROLL, amount=5), "amount"),
+    (estate, Action(ActionKind.ROLL, target=1), "target"),
+    (estate, Action(ActionKind.BUILD, 1, 500), "amount"),
+    (estate, Action(ActionKind.MORTGAGE, 5, give=(5,)), "give"),
+    (estate, Action(ActionKind.OFFER_TRADE, 26, 100, 1, (5,), (26,)), "square"),
+    (buy_phase, Action(ActionKind.BUY, 26, target=0), "target"),
+    (buy_phase, Action(ActionKind.DECLINE, 26, take=(1,)), "take"),
+    (trade_answer, Action(ActionKind.ACCEPT_TRADE, target=1), "target"),
+    (trade_answer, Action(ActionKind.REJECT_TRADE, amount=100), "amount"),
 ]
 
 
@@ -263,7 +262,7 @@ def test_stray_fields_are_refused(setup: Callable[[], Game], action: Action, fie
     game = setup()
     plain = action._replace(**{field: {"give": (), "take": (), "target": -1, "square": -1,
                                        "amount": 0}[field]})
-    if action.kind == K.OFFER_TRADE:
+    if action.kind == ActionKind.OFFER_TRADE:
         assert game.is_legal(plain)
     before = game.to_json()
     assert not game.is_legal(action)
@@ -291,8 +290,9 @@ def test_messages_for_huge_or_nested_values_stay_short() -> None:
     nested: list = []
     for _ in range(5_000):
         nested = [nested]
-    for action in (Action(K.BUILD, nested), Action(K.OFFER_TRADE, -1, 0, 1, (nested,), ()),
-                   Action(K.BUILD, "x" * 1_000_000), Action(nested)):
+    for action in (Action(ActionKind.BUILD, nested),
+                   Action(ActionKind.OFFER_TRADE, -1, 0, 1, (nested,), ()),
+                   Action(ActionKind.BUILD, "x" * 1_000_000), Action(nested)):
         with pytest.raises(IllegalActionError) as info:
             game.apply(action)
         assert len(str(info.value)) < 2_000

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from byapar_env.engine import actions, board
+from byapar_env.engine.board import FIGURES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
-F = board.FIGURES
 WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 
@@ -38,9 +38,9 @@ def _first(kind: str) -> int:
 
 def _payoff(price: int) -> tuple[int, int, int]:
     """(mortgage value, value plus interest, the payoff rounded up) of a place's price."""
-    value = price * F.mortgage_value_percent // 100
-    owed = value + value * F.mortgage_interest_percent // 100
-    return value, owed, math.ceil(owed / F.payoff_rounding) * F.payoff_rounding
+    value = price * FIGURES.mortgage_value_percent // 100
+    owed = value + value * FIGURES.mortgage_interest_percent // 100
+    return value, owed, math.ceil(owed / FIGURES.payoff_rounding) * FIGURES.payoff_rounding
 
 
 def _card(deck: str, effect: str) -> board.Card:
@@ -60,8 +60,8 @@ def _sentences() -> list[str]:
         f"{_rs(c)} {' and '.join(gs)}" for c, gs in by_cost.items())
     repairs_b, repairs_s = _card(board.BHAGYA, "repairs"), _card(board.SAMUDAYA, "repairs")
     owed_three = 1_000
-    share = owed_three // 3 // F.bankruptcy_share_step * F.bankruptcy_share_step
-    transport_rents = F.transport_rent[1:]
+    share = owed_three // 3 // FIGURES.bankruptcy_share_step * FIGURES.bankruptcy_share_step
+    transport_rents = FIGURES.transport_rent[1:]
     return [
         # Board data.
         f"{board.NUM_SQUARES} squares numbered clockwise from Start (0), with corners at "
@@ -75,51 +75,55 @@ def _sentences() -> list[str]:
         f"taxes at {taxes[0].index} (Rs {_rs(taxes[0].tax)}) and {taxes[1].index} "
         f"(Rs {_rs(taxes[1].tax)})",
         f"That makes {len(board.PLACES)} places that can be owned.",
-        f"{WORDS[F.doubles_to_jail]} doubles to jail, {WORDS[F.jail_max_misses]} misses in jail, "
-        f"{WORDS[F.max_offers_per_turn]} offers a turn, the hotel as building {F.hotel}",
-        f"({F.min_players} to {F.max_players} players, the defaults of {F.default_num_players} "
-        f"players, {F.default_rounds} rounds, Rs {_rs(F.default_starting_cash)} and auctions on",
-        f"the cap of {F.until_one_left_round_cap} rounds when playing until one is left, "
-        f"starting cash in multiples of {F.starting_cash_step}",
-        f"salary {_rs(F.salary)}, fine {F.jail_fine}, transport rents "
-        f"{'/'.join(map(_rs, transport_rents))}, utility rents of {F.utility_multiplier[1]}x and "
-        f"{F.utility_multiplier[2]}x the dice, bids from {F.bid_step} in steps of {F.bid_step}",
+        f"{WORDS[FIGURES.doubles_to_jail]} doubles to jail, "
+        f"{WORDS[FIGURES.jail_max_misses]} misses in jail, "
+        f"{WORDS[FIGURES.max_offers_per_turn]} offers a turn, "
+        f"the hotel as building {FIGURES.hotel}",
+        f"({FIGURES.min_players} to {FIGURES.max_players} players, the defaults of "
+        f"{FIGURES.default_num_players} players, {FIGURES.default_rounds} rounds, "
+        f"Rs {_rs(FIGURES.default_starting_cash)} and auctions on",
+        f"the cap of {FIGURES.until_one_left_round_cap} rounds when playing until one is left, "
+        f"starting cash in multiples of {FIGURES.starting_cash_step}",
+        f"salary {_rs(FIGURES.salary)}, fine {FIGURES.jail_fine}, transport rents "
+        f"{'/'.join(map(_rs, transport_rents))}, utility rents of "
+        f"{FIGURES.utility_multiplier[1]}x and {FIGURES.utility_multiplier[2]}x the dice, "
+        f"bids from {FIGURES.bid_step} in steps of {FIGURES.bid_step}",
         f"Lalitpur: {_rs(value)} + {_rs(owed - value)} = {_rs(owed)}, so Rs {_rs(payoff)}",
         f"Each of the {sum(len(c) for c in board.CARDS.values())} cards",
         # Table options.
-        f"Its defaults are {F.default_num_players} players, {F.default_rounds} rounds, "
-        f"Rs {_rs(F.default_starting_cash)} each and auctions on",
-        f"`num_players` must be a whole number from {F.min_players} to {F.max_players}",
-        f"The presets are {' and '.join(map(str, sorted(F.round_presets, reverse=True)))}",
-        f"`round_limit` is `rounds`, or {F.until_one_left_round_cap} when `rounds` is `None`",
-        f"`starting_cash` takes any positive multiple of {F.starting_cash_step}. The presets "
-        f"{', '.join(map(_rs, F.starting_cash_presets[:-1]))} and "
-        f"{_rs(F.starting_cash_presets[-1])}",
+        f"Its defaults are {FIGURES.default_num_players} players, {FIGURES.default_rounds} rounds, "
+        f"Rs {_rs(FIGURES.default_starting_cash)} each and auctions on",
+        f"`num_players` must be a whole number from {FIGURES.min_players} to {FIGURES.max_players}",
+        f"The presets are {' and '.join(map(str, sorted(FIGURES.round_presets, reverse=True)))}",
+        f"`round_limit` is `rounds`, or {FIGURES.until_one_left_round_cap} when `rounds` is `None`",
+        f"`starting_cash` takes any positive multiple of {FIGURES.starting_cash_step}. The presets "
+        f"{', '.join(map(_rs, FIGURES.starting_cash_presets[:-1]))} and "
+        f"{_rs(FIGURES.starting_cash_presets[-1])}",
         # A turn, doubles, the end.
-        f"holds at least Rs {F.jail_fine}",
-        f"pays Rs {_rs(F.salary)} from the bank, once",
-        f"the limit of {WORDS[F.max_offers_per_turn]} offers starts again",
-        f"The {ORDINALS[F.doubles_to_jail]} double in a row of one turn sends the player",
-        f"If more than one player is still in after round {F.until_one_left_round_cap}",
+        f"holds at least Rs {FIGURES.jail_fine}",
+        f"pays Rs {_rs(FIGURES.salary)} from the bank, once",
+        f"the limit of {WORDS[FIGURES.max_offers_per_turn]} offers starts again",
+        f"The {ORDINALS[FIGURES.doubles_to_jail]} double in a row of one turn sends the player",
+        f"If more than one player is still in after round {FIGURES.until_one_left_round_cap}",
         # Rent, taxes, auctions.
         f"{_rs(transport_rents[0])} for one, {_rs(transport_rents[1])} for two, "
         f"{_rs(transport_rents[2])} for three, {_rs(transport_rents[3])} for four",
-        f"Utility rent is {F.utility_multiplier[1]} times the dice total when the owner holds "
-        f"one utility, and {F.utility_multiplier[2]} times with both",
+        f"Utility rent is {FIGURES.utility_multiplier[1]} times the dice total when the owner "
+        f"holds one utility, and {FIGURES.utility_multiplier[2]} times with both",
         f"Income tax (square {taxes[0].index}) costs {_rs(taxes[0].tax)} and Property tax "
         f"(square {taxes[1].index}) costs {_rs(taxes[1].tax)}",
-        f"any multiple of {F.bid_step} from the highest bid plus {F.bid_step}",
+        f"any multiple of {FIGURES.bid_step} from the highest bid plus {FIGURES.bid_step}",
         f"every one of them up to {_rs(actions.BIDS_LISTED_EACH)} bids above the minimum "
-        f"(Rs {_rs(actions.BIDS_LISTED_EACH * F.bid_step)}",
+        f"(Rs {_rs(actions.BIDS_LISTED_EACH * FIGURES.bid_step)}",
         f"then at most {actions.BIDS_LISTED_ABOVE} more",
         # Building, mortgages, jail, cards, bankruptcy.
         f"costs the group's house cost ({groups_text})",
         f"all {len(board.CITIES)} cities can take four houses and a hotel "
-        f"({len(board.CITIES) * F.hotel} buildings)",
+        f"({len(board.CITIES) * FIGURES.hotel} buildings)",
         "(for example " + ", ".join(
             f"{_rs(p)} → {_rs(_payoff(p)[0])} → {_rs(_payoff(p)[2])}"
             for p in (600, 1_500, 3_500)) + ")",
-        f"pay the Rs {F.jail_fine} fine (only with Rs {F.jail_fine} in cash)",
+        f"pay the Rs {FIGURES.jail_fine} fine (only with Rs {FIGURES.jail_fine} in cash)",
         f"Bhagya {repairs_b.number} charges Rs {repairs_b.amount} a house and "
         f"Rs {_rs(repairs_b.per_hotel)} a hotel, Samudaya {repairs_s.number} charges "
         f"Rs {repairs_s.amount} and Rs {_rs(repairs_s.per_hotel)}",
@@ -141,7 +145,8 @@ def test_the_figures_the_page_quotes_are_the_boards() -> None:
     """The page's worked examples are of real prices (Rs 600, 1,500 and 3,500 places)."""
     prices = {s.price for s in board.SQUARES}
     assert {600, 1_500, 3_500} <= prices
-    assert {F.max_offers_per_turn, F.jail_max_misses, F.doubles_to_jail} <= set(WORDS)
+    assert {FIGURES.max_offers_per_turn, FIGURES.jail_max_misses,
+            FIGURES.doubles_to_jail} <= set(WORDS)
 
 
 def test_every_test_the_page_names_exists() -> None:

@@ -77,7 +77,6 @@ from .base import BusinessmanPlayer
 from .hard import CALCULATED_PHASES, HardBusinessmanPlayer
 from .medium import MediumPlayer, lot_worth, opponent_turns
 
-K = ActionKind
 DEFAULT_SIMS = 24  # simulations per candidate
 DEFAULT_HORIZON_ROUNDS = 3
 DEFAULT_ROLLOUT = "medium"
@@ -319,7 +318,8 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
         out: list[Candidate] = []
 
         def add(actions: tuple[Action, ...], prior: float, source: str) -> bool:
-            if actions[0].kind == K.START_TRADE and actions[-1].kind != K.SUBMIT_TRADE:
+            if (actions[0].kind == ActionKind.START_TRADE
+                    and actions[-1].kind != ActionKind.SUBMIT_TRADE):
                 return False  # a proposal its composer cancels changes nothing
             if any(c.actions == actions for c in out):
                 return False
@@ -332,7 +332,8 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
             add((sums,), float(probs[ACTION_ID[sums]]), "policy")
         else:
             first = self._steps(game, seat, ALL_ACTIONS[order[0]], policy_choose)
-            if first[0].kind == K.START_TRADE and first[-1].kind != K.SUBMIT_TRADE:
+            if (first[0].kind == ActionKind.START_TRADE
+                    and first[-1].kind != ActionKind.SUBMIT_TRADE):
                 # The hard player starts this proposal and cancels it: that spends one of the
                 # turn's proposals (the engine allows three), and its next choice is made with
                 # one fewer. The expert does the same, starting and cancelling at once.
@@ -355,7 +356,7 @@ class ExpertBusinessmanPlayer(BusinessmanPlayer):
 
     @staticmethod
     def _steps(game: Game, seat: int, action: Action, chooser: Chooser) -> tuple[Action, ...]:
-        if action.kind == K.START_TRADE:
+        if action.kind == ActionKind.START_TRADE:
             return compose(game, seat, action, chooser)
         return (action,)
 

@@ -33,13 +33,12 @@ It reads only its own hand and public figures.
 from __future__ import annotations
 
 from byapar_env.businessman import BANK, Action, ActionKind, Game, Phase, actions, board
+from byapar_env.businessman.board import FIGURES
 from byapar_env.businessman.game import purchase_price, redeem_cost
 from byapar_env.driver import TRADE_STEP_CAP
 
 from .base import BusinessmanPlayer
 
-K = ActionKind
-_F = board.FIGURES
 _CELLS = board.CELLS
 _PRICE = tuple(c.price for c in _CELLS)
 _RENTS = tuple(c.rents for c in _CELLS)
@@ -47,7 +46,6 @@ _GROUP = board.GROUP_OF
 _BRANCH = tuple(c.branch_cost for c in _CELLS)
 _ENTERPRISE = tuple(c.enterprise_cost for c in _CELLS)
 _PLEDGE = tuple(c.pledge for c in _CELLS)
-_EX = board.EXCHANGE_KINDS
 _COLOURS = range(board.NUM_COLOURS)
 
 # Chance that one opponent turn ends on a given cell: about one in forty on the big ring (a
@@ -83,13 +81,13 @@ def lot_worth(game: Game, seat: int, c: int, owner: list[int], turns: float) -> 
     rent it should bring over ``turns`` opponent turns, with the whole group's double rent and
     part of its building rents."""
     if not board.IS_LOT[c]:
-        fee = _F.supermarket_fee * _F.supermarket_owner_percent / 100
+        fee = FIGURES.supermarket_fee * FIGURES.supermarket_owner_percent / 100
         return _PRICE[c] + fee * LAND_BIG * turns
     r = _RENTS[c]
     group = _GROUP[c]
     whole = all(owner[g] == seat for g in group)
     level = game.level[c]
-    rent = r[level] if level else r[0] * (_F.whole_group_rent_multiplier if whole else 1)
+    rent = r[level] if level else r[0] * (FIGURES.whole_group_rent_multiplier if whole else 1)
     worth = _PRICE[c] + rent * _land(c) * turns
     if whole and level < 2:
         worth += BUILD_WEIGHT * (r[2] - rent) * _land(c) * turns * min(1.0, turns / 30)
@@ -130,7 +128,8 @@ class MediumPlayer(BusinessmanPlayer):
         are paid or charged. The player's own worth does not move (it pays its own rise)."""
         q, new = game.card_effect(kind, colour, down)
         old = game.prices
-        crash = _EX[kind].kind == "double" and down and old[colour] == _F.price_min
+        crash = (board.EXCHANGE_KINDS[kind].kind == "double" and down
+                 and old[colour] == FIGURES.price_min)
         others = [s for s in game.active_seats() if s != seat]
         if not others:
             return 0.0
@@ -143,13 +142,13 @@ class MediumPlayer(BusinessmanPlayer):
                 h = sh[c]
                 if not h:
                     continue
-                loss -= (new[c] - old[c]) * h * _F.point
-                if q[c] > _F.price_max:
-                    loss -= (q[c] - _F.price_max) * h * _F.point
+                loss -= (new[c] - old[c]) * h * FIGURES.point
+                if q[c] > FIGURES.price_max:
+                    loss -= (q[c] - FIGURES.price_max) * h * FIGURES.point
                 elif crash and c == colour:
-                    loss += _F.crash_per_share * h
-                elif q[c] < _F.price_min:
-                    loss += (_F.price_min - q[c]) * h * _F.point
+                    loss += FIGURES.crash_per_share * h
+                elif q[c] < FIGURES.price_min:
+                    loss += (FIGURES.price_min - q[c]) * h * FIGURES.point
             harm += loss * (2 if s == leader and len(others) > 1 else 1)
         return harm / (len(others) + (1 if len(others) > 1 else 0))
 
@@ -162,7 +161,7 @@ class MediumPlayer(BusinessmanPlayer):
         for slot, kind in enumerate(hand):
             if slot and hand[slot - 1] == kind:
                 continue
-            downs = (False, True) if _EX[kind].kind == "double" else (False,)
+            downs = (False, True) if board.EXCHANGE_KINDS[kind].kind == "double" else (False,)
             for c in _COLOURS:
                 for d in downs:
                     if game.card_cost(seat, kind, c, d) > cash:
@@ -204,7 +203,7 @@ class MediumPlayer(BusinessmanPlayer):
             return actions.SKIP_CARD
         if ph == Phase.EXCHANGE_TRADE:
             if game.cash[seat] < self.reserve(game, seat):
-                sells = [a for a in legal if a.kind == K.SELL_SHARE]
+                sells = [a for a in legal if a.kind == ActionKind.SELL_SHARE]
                 if sells:
                     return max(sells, key=lambda a: game.prices[a.colour])
             return actions.END_SESSION
@@ -219,27 +218,29 @@ class MediumPlayer(BusinessmanPlayer):
         cash = game.cash[seat]
         reserve = self.reserve(game, seat)
         # A pledge about to be forfeited (its owner's next lap), or any pledge when cash is ample.
-        redeems = [a for a in legal if a.kind == K.REDEEM]
+        redeems = [a for a in legal if a.kind == ActionKind.REDEEM]
         for a in sorted(redeems, key=lambda a: game.pledge_lap[a.arg]):
             c = a.arg
-            urgent = game.laps[seat] >= game.pledge_lap[c] + _F.forfeit_laps - 1
+            urgent = game.laps[seat] >= game.pledge_lap[c] + FIGURES.forfeit_laps - 1
             if urgent and cash - redeem_cost(c) >= reserve // 2:
                 return a
-        builds = [a for a in legal if a.kind in (K.BUILD_BRANCH, K.BUILD_ENTERPRISE)]
+        builds = [a for a in legal
+                  if a.kind in (ActionKind.BUILD_BRANCH, ActionKind.BUILD_ENTERPRISE)]
         if builds:
             turns = opponent_turns(game)
 
             def gain(a: Action) -> float:
                 c = a.arg
-                cost = _BRANCH[c] if a.kind == K.BUILD_BRANCH else _ENTERPRISE[c]
+                cost = _BRANCH[c] if a.kind == ActionKind.BUILD_BRANCH else _ENTERPRISE[c]
                 level = game.level[c]
                 before = _RENTS[c][0] * 2 if level == 0 else _RENTS[c][level]
                 extra = (_RENTS[c][level + 1] - before) * _land(c) * turns
                 # Branches across the group before an enterprise anywhere.
-                return extra / cost - (1.0 if a.kind == K.BUILD_ENTERPRISE else 0.0)
+                return extra / cost - (1.0 if a.kind == ActionKind.BUILD_ENTERPRISE else 0.0)
 
             best = max(builds, key=gain)
-            cost = _BRANCH[best.arg] if best.kind == K.BUILD_BRANCH else _ENTERPRISE[best.arg]
+            branch = best.kind == ActionKind.BUILD_BRANCH
+            cost = _BRANCH[best.arg] if branch else _ENTERPRISE[best.arg]
             if cash - cost >= reserve:
                 return best
         for a in redeems:
@@ -299,7 +300,7 @@ class MediumPlayer(BusinessmanPlayer):
                 return yes
         elif f == board.FORK_BROKER:
             harm, play = self.best_card(game, seat)
-            if play is not None and harm >= self.card_threshold(game) + _F.broker_fee:
+            if play is not None and harm >= self.card_threshold(game) + FIGURES.broker_fee:
                 return yes
         return actions.no(f)
 
@@ -315,7 +316,7 @@ class MediumPlayer(BusinessmanPlayer):
         return actions.hotel(board.HOTEL_NOTHING)
 
     def _raise(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        pledges = [a for a in legal if a.kind == K.MORTGAGE]
+        pledges = [a for a in legal if a.kind == ActionKind.MORTGAGE]
         if pledges:
             turns = opponent_turns(game)
             owner = game.owner
@@ -343,7 +344,7 @@ class MediumPlayer(BusinessmanPlayer):
             after[c] = seat
         for c in t.take:
             after[c] = p
-        share_value = sum(x * game.prices[c] for c, x in enumerate(t.shares)) * _F.point
+        share_value = sum(x * game.prices[c] for c, x in enumerate(t.shares)) * FIGURES.point
         mine = (holdings_worth(game, seat, after, turns) - holdings_worth(game, seat, before, turns)
                 + t.cash + share_value)
         theirs = (holdings_worth(game, p, after, turns) - holdings_worth(game, p, before, turns)
@@ -375,7 +376,7 @@ class MediumPlayer(BusinessmanPlayer):
             sellers = sorted({owner[c] for c in missing})
             if any(actions.start_trade(o) not in legal for o in sellers):
                 continue
-            if len(sellers) > _F.max_trades_per_turn - game.trades_made:
+            if len(sellers) > FIGURES.max_trades_per_turn - game.trades_made:
                 continue
             tries = max(self._tries.get(c, 0) for c in missing)
             if tries >= TRADE_TRIES:
@@ -409,7 +410,7 @@ class MediumPlayer(BusinessmanPlayer):
         the proposal past ``TRADE_STEP_CAP`` steps (the default cap of ``businessman_v0`` and
         ``play_game``) is rounded up to 10,000, then to 50,000, until it fits."""
         budget = TRADE_STEP_CAP - len(lots)
-        for unit in sorted(_F.trade_cash_steps):
+        for unit in sorted(FIGURES.trade_cash_steps):
             cash = _cash_steps(-(-offer // unit) * unit)
             if len(cash) <= budget:
                 break
@@ -420,7 +421,7 @@ class MediumPlayer(BusinessmanPlayer):
 def _cash_steps(amount: int) -> list[Action]:
     """``amount`` (a multiple of 1,000) given in the fewest cash steps, largest first."""
     steps: list[Action] = []
-    for x in sorted(_F.trade_cash_steps, reverse=True):
+    for x in sorted(FIGURES.trade_cash_steps, reverse=True):
         k, amount = divmod(amount, x)
         steps += [actions.give_cash(x)] * k
     return steps

@@ -18,11 +18,10 @@ from byapar_env.businessman.game import purchase_price
 
 from .base import BusinessmanPlayer
 
-K = ActionKind
 EASY_RESERVE = 50_000
 _PRICE = tuple(c.price for c in board.CELLS)
-_BUILD_COST = {K.BUILD_BRANCH: tuple(c.branch_cost for c in board.CELLS),
-               K.BUILD_ENTERPRISE: tuple(c.enterprise_cost for c in board.CELLS)}
+_BUILD_COST = {ActionKind.BUILD_BRANCH: tuple(c.branch_cost for c in board.CELLS),
+               ActionKind.BUILD_ENTERPRISE: tuple(c.enterprise_cost for c in board.CELLS)}
 
 
 class RandomPlayer(BusinessmanPlayer):
@@ -82,7 +81,7 @@ class EasyPlayer(BusinessmanPlayer):
         if ph == Phase.TRADE_COMPOSE:
             return actions.CANCEL_TRADE
         if ph == Phase.RAISE_FUNDS:
-            pledges = [a for a in legal if a.kind == K.MORTGAGE]
+            pledges = [a for a in legal if a.kind == ActionKind.MORTGAGE]
             if pledges:
                 return min(pledges, key=lambda a: _PRICE[a.arg])
         return legal[0]  # a colour pick: the first offered; any other single choice

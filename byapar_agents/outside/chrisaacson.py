@@ -26,7 +26,7 @@ a mortgage; neither do these.
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, Game, Phase, actions, board
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from ..base import EnginePlayer
 from .common import (
@@ -36,7 +36,6 @@ from .common import (
     LANDING,
     PRICE,
     SCALE,
-    K,
     bid_or_drop,
     legal_of,
     others,
@@ -156,7 +155,7 @@ class StrategicPlayer(EnginePlayer):
         if game.cash[seat] <= reserve:
             return None
         best, best_roi = None, 0.0
-        for a in legal_of(legal, K.BUILD):
+        for a in legal_of(legal, ActionKind.BUILD):
             if game.cash[seat] - HOUSE_COST[a.square] < reserve:
                 continue
             roi = self.marginal_roi(game, seat, a.square)
@@ -199,10 +198,10 @@ class StrategicPlayer(EnginePlayer):
     def raise_cash(game: Game, legal: list[Action]) -> Action:
         """game-engine.js ``raiseCash``: sell from the most built place first, then mortgage
         the cheapest place."""
-        sales = legal_of(legal, K.SELL_BUILDING)
+        sales = legal_of(legal, ActionKind.SELL_BUILDING)
         if sales:
             return max(sales, key=lambda a: (game.buildings[a.square], -a.square))
-        mortgages = legal_of(legal, K.MORTGAGE)
+        mortgages = legal_of(legal, ActionKind.MORTGAGE)
         if mortgages:
             return min(mortgages, key=lambda a: (PRICE[a.square], a.square))
         return legal[0]

@@ -16,7 +16,6 @@ from byapar_env.engine import Action, ActionKind, Game, board
 
 from ..tactics import money_step, money_step_below
 
-K = ActionKind
 SCALE = 10  # Byapar rupees per classic-board dollar (prices, rents, salary, starting cash)
 PRICE = tuple(s.price for s in board.SQUARES)
 HOUSE_COST = tuple(s.house_cost for s in board.SQUARES)
@@ -67,7 +66,7 @@ def legal_of(legal: list[Action], kind: ActionKind) -> list[Action]:
 def forced_sale(legal: list[Action]) -> Action:
     """Raising cash when the source would mortgage nothing more: Byapar asks for a choice, so
     the first building sale offered (then anything legal)."""
-    sales = legal_of(legal, K.SELL_BUILDING)
+    sales = legal_of(legal, ActionKind.SELL_BUILDING)
     return sales[0] if sales else legal[0]
 
 

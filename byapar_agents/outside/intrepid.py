@@ -13,10 +13,10 @@ those are refused; bail cards are not traded in Byapar (the source counts $10 ea
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, Game, Phase, actions, board
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from ..base import EnginePlayer
-from .common import GROUP_OF, HOUSE_COST, PRICE, SCALE, K, forced_sale, legal_of, rng
+from .common import GROUP_OF, HOUSE_COST, PRICE, SCALE, forced_sale, legal_of, rng
 
 
 class IntrepidTestPlayer(EnginePlayer):
@@ -75,7 +75,7 @@ class IntrepidTestPlayer(EnginePlayer):
         if stamp != turn:
             done = {}
             self.built[seat] = (turn, done)
-        builds = {a.square for a in legal_of(legal, K.BUILD)}
+        builds = {a.square for a in legal_of(legal, ActionKind.BUILD)}
         for sq in board.CITIES:
             group = GROUP_OF[sq]
             if game.owner[sq] != seat or not all(game.owner[s] == seat for s in group):
@@ -107,7 +107,7 @@ class IntrepidTestPlayer(EnginePlayer):
             return (actions.ACCEPT_TRADE if self.trade_value(game) > 25 * SCALE
                     else actions.REJECT_TRADE)
         if ph == Phase.RAISE_CASH:
-            mortgages = legal_of(legal, K.MORTGAGE)
+            mortgages = legal_of(legal, ActionKind.MORTGAGE)
             if mortgages:
                 return max(mortgages, key=lambda a: a.square)
             return forced_sale(legal)
@@ -119,7 +119,7 @@ class IntrepidTestPlayer(EnginePlayer):
         build = self.build(game, seat, legal)
         if build is not None:
             return build
-        for a in sorted(legal_of(legal, K.UNMORTGAGE), key=lambda a: -a.square):
+        for a in sorted(legal_of(legal, ActionKind.UNMORTGAGE), key=lambda a: -a.square):
             if game.cash[seat] > PRICE[a.square]:
                 return a
         return actions.ROLL

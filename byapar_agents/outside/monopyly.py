@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from byapar_env.engine import Action, Game, Phase, actions, board
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 
 from ..base import EnginePlayer
 from .common import (
@@ -32,7 +32,6 @@ from .common import (
     HOUSE_COST,
     PRICE,
     SCALE,
-    K,
     ask_at_least,
     bid_or_drop,
     forced_sale,
@@ -125,32 +124,31 @@ class Gift:
 def gift_result(info: tuple[int, list[int]], p1: int, p2: int) -> int:
     """``gift_result`` (lines 228-264), the same tests in the same order."""
     state, owners = info
-    S = SetState
-    if state == S.OWNED_OUTRIGHT and owners[0] == p1:
+    if state == SetState.OWNED_OUTRIGHT and owners[0] == p1:
         return Gift.S_BAA
-    two_owners = state == S.THREE_OWNED_TWO_OWNERS
+    two_owners = state == SetState.THREE_OWNED_TWO_OWNERS
     if two_owners and owners[0] == p1 and owners[1] == p2:
         return Gift.S_BAB
     if two_owners and owners[0] == p1 and owners[1] != NONE:
         return Gift.S_BAC
-    if state == S.TWO_OF_THREE_OWNED_SAME and owners[0] == p1:
+    if state == SetState.TWO_OF_THREE_OWNED_SAME and owners[0] == p1:
         return Gift.S_BAX
     if two_owners and owners[0] == p2 and owners[1] == p1:
         return Gift.S_BBB
-    if state == S.THREE_OWNED_THREE_OWNERS and p1 in owners and p2 in owners:
+    if state == SetState.THREE_OWNED_THREE_OWNERS and p1 in owners and p2 in owners:
         return Gift.S_BBC
-    if state == S.TWO_OF_THREE_OWNED_DIFFERENT and p1 in owners and p2 in owners:
+    if state == SetState.TWO_OF_THREE_OWNED_DIFFERENT and p1 in owners and p2 in owners:
         return Gift.S_BBX
     if two_owners and owners[0] != p2 and owners[0] == p1:
         return Gift.S_BCC
-    if state == S.TWO_OF_TWO_OWNED_DIFFERENT and (
+    if state == SetState.TWO_OF_TWO_OWNED_DIFFERENT and (
             (owners[0] == p1 and owners[1] != p2) or (owners[1] == p1 and owners[0] != p2)):
         return Gift.S_BC
-    if state == S.THREE_OWNED_THREE_OWNERS and p1 in owners and p2 not in owners:
+    if state == SetState.THREE_OWNED_THREE_OWNERS and p1 in owners and p2 not in owners:
         return Gift.S_BCD
-    if state == S.TWO_OF_THREE_OWNED_DIFFERENT and p1 in owners and p2 not in owners:
+    if state == SetState.TWO_OF_THREE_OWNED_DIFFERENT and p1 in owners and p2 not in owners:
         return Gift.S_BCX
-    if state in (S.ONE_OF_TWO_OWNED, S.ONE_OF_THREE_OWNED) and owners[0] == p1:
+    if state in (SetState.ONE_OF_TWO_OWNED, SetState.ONE_OF_THREE_OWNED) and owners[0] == p1:
         return Gift.S_BXX
     return Gift.BORING
 
@@ -359,7 +357,7 @@ class HuwPlayer(EnginePlayer):
         return None
 
     def build(self, game: Game, seat: int, legal: list[Action]) -> Action | None:
-        builds = {a.square for a in legal_of(legal, K.BUILD)}
+        builds = {a.square for a in legal_of(legal, ActionKind.BUILD)}
         spare = game.cash[seat] - self.CASH_RESERVE
         for group in HUW_BUILD_ORDER:
             if not all(game.owner[s] == seat and not game.mortgaged[s] for s in group):
@@ -373,7 +371,7 @@ class HuwPlayer(EnginePlayer):
         return None
 
     def raise_cash(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        mortgages = legal_of(legal, K.MORTGAGE)
+        mortgages = legal_of(legal, ActionKind.MORTGAGE)
         if mortgages:
             return min(mortgages, key=lambda a: a.square)
         return forced_sale(legal)
@@ -483,13 +481,13 @@ class SophiePlayer(EnginePlayer):
         if ph == Phase.TRADE_ANSWER:
             return actions.REJECT_TRADE
         if ph == Phase.RAISE_CASH:
-            mortgages = legal_of(legal, K.MORTGAGE)
+            mortgages = legal_of(legal, ActionKind.MORTGAGE)
             return mortgages[0] if mortgages else forced_sale(legal)
         deal = self.propose(game, seat)
         if deal is not None:
             return deal
         if game.cash[seat] > 2000 * SCALE:
-            payoffs = legal_of(legal, K.UNMORTGAGE)
+            payoffs = legal_of(legal, ActionKind.UNMORTGAGE)
             if payoffs:
                 return payoffs[0]
         build = self.build(game, seat, legal)

@@ -48,9 +48,6 @@ class ActionKind(IntEnum):
     END_SESSION = 28
 
 
-K = ActionKind
-
-
 class Action(NamedTuple):
     """One decision. ``arg`` is a cell, seat, slot, amount, fork or Hotel option by kind;
     ``colour`` a share colour (0..3); ``down`` halves rather than doubles with a Deuce card."""
@@ -82,21 +79,25 @@ _FORK_NO = ("pass the motorway by", "pass the roulette by", "stay at home", "dec
 _HOTEL = ("buy a company abroad from the Hotel", "play the roulette three times from the Hotel",
           "play the exchange once from the Hotel", "do nothing at the Hotel")
 _PLAIN = {
-    K.ROLL: "roll", K.USE_PASS: "use an exchange pass", K.SUBMIT_TRADE: "submit the proposal",
-    K.CANCEL_TRADE: "cancel the proposal", K.ACCEPT_TRADE: "accept the trade",
-    K.REJECT_TRADE: "reject the trade", K.SKIP_CARD: "play no Exchange card",
-    K.END_SESSION: "end the exchange session",
+    ActionKind.ROLL: "roll", ActionKind.USE_PASS: "use an exchange pass",
+    ActionKind.SUBMIT_TRADE: "submit the proposal", ActionKind.CANCEL_TRADE: "cancel the proposal",
+    ActionKind.ACCEPT_TRADE: "accept the trade", ActionKind.REJECT_TRADE: "reject the trade",
+    ActionKind.SKIP_CARD: "play no Exchange card",
+    ActionKind.END_SESSION: "end the exchange session",
 }
 _ON_CELL = {
-    K.MORTGAGE: "pledge", K.REDEEM: "redeem", K.BUILD_BRANCH: "build a branch on",
-    K.BUILD_ENTERPRISE: "build an enterprise on", K.SELL_BUILDING: "sell a building on",
-    K.TRADE_GIVE_LOT: "toggle giving", K.TRADE_TAKE_LOT: "toggle taking", K.BUY: "buy",
-    K.DECLINE: "do not buy",
+    ActionKind.MORTGAGE: "pledge", ActionKind.REDEEM: "redeem",
+    ActionKind.BUILD_BRANCH: "build a branch on",
+    ActionKind.BUILD_ENTERPRISE: "build an enterprise on",
+    ActionKind.SELL_BUILDING: "sell a building on",
+    ActionKind.TRADE_GIVE_LOT: "toggle giving", ActionKind.TRADE_TAKE_LOT: "toggle taking",
+    ActionKind.BUY: "buy", ActionKind.DECLINE: "do not buy",
 }
 _ON_COLOUR = {
-    K.TRADE_GIVE_SHARE: "give one more share of", K.TRADE_TAKE_SHARE: "take one more share of",
-    K.PICK_COLOUR: "take a share of", K.BUY_SHARE: "buy a share of",
-    K.SELL_SHARE: "sell a share of",
+    ActionKind.TRADE_GIVE_SHARE: "give one more share of",
+    ActionKind.TRADE_TAKE_SHARE: "take one more share of",
+    ActionKind.PICK_COLOUR: "take a share of", ActionKind.BUY_SHARE: "buy a share of",
+    ActionKind.SELL_SHARE: "sell a share of",
 }
 
 
@@ -114,15 +115,15 @@ def describe(a: Action) -> str:
     if k in _ON_COLOUR:
         return f"{_ON_COLOUR[k]} {_colour(colour)}"
     ok = type(arg) is int
-    if k == K.START_TRADE:
+    if k == ActionKind.START_TRADE:
         return f"start a trade proposal to seat {arg if ok else show(arg)}"
-    if k in (K.TRADE_GIVE_CASH, K.TRADE_TAKE_CASH):
+    if k in (ActionKind.TRADE_GIVE_CASH, ActionKind.TRADE_TAKE_CASH):
         amount = f"{arg:,}" if ok else show(arg)
-        return f"{'give' if k == K.TRADE_GIVE_CASH else 'take'} {amount} cr more"
-    if k in (K.YES, K.NO):
-        names = _FORK_YES if k == K.YES else _FORK_NO
+        return f"{'give' if k == ActionKind.TRADE_GIVE_CASH else 'take'} {amount} cr more"
+    if k in (ActionKind.YES, ActionKind.NO):
+        names = _FORK_YES if k == ActionKind.YES else _FORK_NO
         return names[arg] if ok and 0 <= arg < len(names) else f"{k.name.lower()} {show(arg)}"
-    if k == K.HOTEL:
+    if k == ActionKind.HOTEL:
         return _HOTEL[arg] if ok and 0 <= arg < len(_HOTEL) else f"Hotel option {show(arg)}"
     # PLAY_CARD
     how = " (halve)" if down is True else ""
@@ -130,39 +131,40 @@ def describe(a: Action) -> str:
 
 
 # --- the shared values ------------------------------------------------------------------------
-ROLL = Action(K.ROLL)
-USE_PASS = Action(K.USE_PASS)
-SUBMIT_TRADE = Action(K.SUBMIT_TRADE)
-CANCEL_TRADE = Action(K.CANCEL_TRADE)
-ACCEPT_TRADE = Action(K.ACCEPT_TRADE)
-REJECT_TRADE = Action(K.REJECT_TRADE)
-SKIP_CARD = Action(K.SKIP_CARD)
-END_SESSION = Action(K.END_SESSION)
+ROLL = Action(ActionKind.ROLL)
+USE_PASS = Action(ActionKind.USE_PASS)
+SUBMIT_TRADE = Action(ActionKind.SUBMIT_TRADE)
+CANCEL_TRADE = Action(ActionKind.CANCEL_TRADE)
+ACCEPT_TRADE = Action(ActionKind.ACCEPT_TRADE)
+REJECT_TRADE = Action(ActionKind.REJECT_TRADE)
+SKIP_CARD = Action(ActionKind.SKIP_CARD)
+END_SESSION = Action(ActionKind.END_SESSION)
 
 _CELLS = range(board.NUM_CELLS)
-_MORTGAGE = tuple(Action(K.MORTGAGE, c) for c in _CELLS)
-_REDEEM = tuple(Action(K.REDEEM, c) for c in _CELLS)
-_BRANCH = tuple(Action(K.BUILD_BRANCH, c) for c in _CELLS)
-_ENTERPRISE = tuple(Action(K.BUILD_ENTERPRISE, c) for c in _CELLS)
-_SELL = tuple(Action(K.SELL_BUILDING, c) for c in _CELLS)
-_GIVE_LOT = tuple(Action(K.TRADE_GIVE_LOT, c) for c in _CELLS)
-_TAKE_LOT = tuple(Action(K.TRADE_TAKE_LOT, c) for c in _CELLS)
-_BUY = tuple(Action(K.BUY, c) for c in _CELLS)
-_DECLINE = tuple(Action(K.DECLINE, c) for c in _CELLS)
-_START_TRADE = tuple(Action(K.START_TRADE, s) for s in range(board.FIGURES.max_players))
+_MORTGAGE = tuple(Action(ActionKind.MORTGAGE, c) for c in _CELLS)
+_REDEEM = tuple(Action(ActionKind.REDEEM, c) for c in _CELLS)
+_BRANCH = tuple(Action(ActionKind.BUILD_BRANCH, c) for c in _CELLS)
+_ENTERPRISE = tuple(Action(ActionKind.BUILD_ENTERPRISE, c) for c in _CELLS)
+_SELL = tuple(Action(ActionKind.SELL_BUILDING, c) for c in _CELLS)
+_GIVE_LOT = tuple(Action(ActionKind.TRADE_GIVE_LOT, c) for c in _CELLS)
+_TAKE_LOT = tuple(Action(ActionKind.TRADE_TAKE_LOT, c) for c in _CELLS)
+_BUY = tuple(Action(ActionKind.BUY, c) for c in _CELLS)
+_DECLINE = tuple(Action(ActionKind.DECLINE, c) for c in _CELLS)
+_START_TRADE = tuple(Action(ActionKind.START_TRADE, s) for s in range(board.FIGURES.max_players))
 _COLOURS = range(board.NUM_COLOURS)
-_GIVE_SHARE = tuple(Action(K.TRADE_GIVE_SHARE, -1, c) for c in _COLOURS)
-_TAKE_SHARE = tuple(Action(K.TRADE_TAKE_SHARE, -1, c) for c in _COLOURS)
-_PICK = tuple(Action(K.PICK_COLOUR, -1, c) for c in _COLOURS)
-_BUY_SHARE = tuple(Action(K.BUY_SHARE, -1, c) for c in _COLOURS)
-_SELL_SHARE = tuple(Action(K.SELL_SHARE, -1, c) for c in _COLOURS)
-_GIVE_CASH = {x: Action(K.TRADE_GIVE_CASH, x) for x in board.FIGURES.trade_cash_steps}
-_TAKE_CASH = {x: Action(K.TRADE_TAKE_CASH, x) for x in board.FIGURES.trade_cash_steps}
-_YES = tuple(Action(K.YES, f) for f in range(len(board.FORK_NAMES)))
-_NO = tuple(Action(K.NO, f) for f in range(len(board.FORK_NAMES)))
-_HOTEL_OPTIONS = tuple(Action(K.HOTEL, h) for h in range(4))
+_GIVE_SHARE = tuple(Action(ActionKind.TRADE_GIVE_SHARE, -1, c) for c in _COLOURS)
+_TAKE_SHARE = tuple(Action(ActionKind.TRADE_TAKE_SHARE, -1, c) for c in _COLOURS)
+_PICK = tuple(Action(ActionKind.PICK_COLOUR, -1, c) for c in _COLOURS)
+_BUY_SHARE = tuple(Action(ActionKind.BUY_SHARE, -1, c) for c in _COLOURS)
+_SELL_SHARE = tuple(Action(ActionKind.SELL_SHARE, -1, c) for c in _COLOURS)
+_GIVE_CASH = {x: Action(ActionKind.TRADE_GIVE_CASH, x) for x in board.FIGURES.trade_cash_steps}
+_TAKE_CASH = {x: Action(ActionKind.TRADE_TAKE_CASH, x) for x in board.FIGURES.trade_cash_steps}
+_YES = tuple(Action(ActionKind.YES, f) for f in range(len(board.FORK_NAMES)))
+_NO = tuple(Action(ActionKind.NO, f) for f in range(len(board.FORK_NAMES)))
+_HOTEL_OPTIONS = tuple(Action(ActionKind.HOTEL, h) for h in range(4))
 # _PLAY[slot][colour][down]
-_PLAY = tuple(tuple(tuple(Action(K.PLAY_CARD, s, c, d) for d in (False, True)) for c in _COLOURS)
+_PLAY = tuple(tuple(tuple(Action(ActionKind.PLAY_CARD, s, c, d) for d in (False, True))
+                    for c in _COLOURS)
               for s in range(board.HAND_MAX))
 
 _OWN = board.OWNABLES

@@ -10,16 +10,15 @@ from __future__ import annotations
 from ..core.schema import BANK
 from . import actions, board
 from .actions import Action
+from .board import FIGURES
 from .state import (
     T_DEBT,
     T_SESSION_TRADE,
 )
 
-_F = board.FIGURES
 _COLOURS = range(board.NUM_COLOURS)
-_POINT = _F.point
-_PMIN, _PMAX = _F.price_min, _F.price_max
-_EX = board.EXCHANGE_KINDS
+_POINT = FIGURES.point
+_PMIN, _PMAX = FIGURES.price_min, FIGURES.price_max
 _money = board.money
 
 
@@ -33,7 +32,7 @@ class ExchangeRules:
         prices = self.prices
         bought = self.session_bought
         supply = self.supply
-        limit = _F.session_buy_limit
+        limit = FIGURES.session_buy_limit
         for c in _COLOURS:
             if bought[c] < limit and supply[c] and cash >= prices[c] * _POINT:
                 acts.append(actions._BUY_SHARE[c])
@@ -45,7 +44,7 @@ class ExchangeRules:
     def card_effect(self, kind: int, colour: int, down: bool) -> tuple[list[int], list[int]]:
         """The raw targets q and the new prices of playing Exchange card ``kind`` on
         ``colour`` (``down``: halve with a Deuce) at the current prices."""
-        ex = _EX[kind]
+        ex = board.EXCHANGE_KINDS[kind]
         old = self.prices
         q = list(old)
         if ex.kind == "double":
@@ -74,7 +73,7 @@ class ExchangeRules:
                 continue
             seen = kind
             play = actions._PLAY[slot]
-            downs = (False, True) if _EX[kind].kind == "double" else (False,)
+            downs = (False, True) if board.EXCHANGE_KINDS[kind].kind == "double" else (False,)
             for c in _COLOURS:
                 for d in downs:
                     if self.card_cost(p, kind, c, d) <= cash:
@@ -87,7 +86,7 @@ class ExchangeRules:
         self.played.append(kind)
         q, new = self.card_effect(kind, colour, down)
         old = self.prices
-        ex = _EX[kind]
+        ex = board.EXCHANGE_KINDS[kind]
         crash = ex.kind == "double" and down and old[colour] == _PMIN
         how = " (halve)" if down else ""
         self.log.append(f"seat {p} plays {ex.code} on {board.COLOURS[colour]}{how}")
@@ -109,7 +108,7 @@ class ExchangeRules:
                 if q[c] > _PMAX:
                     gain += (q[c] - _PMAX) * h * _POINT
                 elif crash and c == colour:
-                    owe += _F.crash_per_share * h
+                    owe += FIGURES.crash_per_share * h
                 elif q[c] < _PMIN:
                     owe += (_PMIN - q[c]) * h * _POINT
             if gain:

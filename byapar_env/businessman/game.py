@@ -21,6 +21,7 @@ from ..core.members import member_lookup
 from ..core.table import TableGame
 from . import actions, board
 from .actions import Action, ActionKind
+from .board import FIGURES
 from .exchange import ExchangeRules
 from .hidden import HiddenInformation
 from .moves import BoardMoves
@@ -43,25 +44,24 @@ from .trades import TradeRules
 
 K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
-_F = board.FIGURES
 _CELLS = board.CELLS
-_PRICE = tuple(c.price + (_F.abroad_surcharge if board.IS_ABROAD[c.index] else 0) for c in _CELLS)
+_PRICE = tuple(c.price + (FIGURES.abroad_surcharge if board.IS_ABROAD[c.index] else 0)
+               for c in _CELLS)
 _PRINTED = tuple(c.price for c in _CELLS)
 _PLEDGE = tuple(c.pledge for c in _CELLS)
-_REDEEM = tuple(v + v * _F.redeem_interest_percent // 100 for v in _PLEDGE)
+_REDEEM = tuple(v + v * FIGURES.redeem_interest_percent // 100 for v in _PLEDGE)
 _BRANCH_COST = tuple(c.branch_cost for c in _CELLS)
 _ENTERPRISE_COST = tuple(c.enterprise_cost for c in _CELLS)
-_BRANCH_SALE = tuple(x * _F.building_sale_percent // 100 for x in _BRANCH_COST)
-_ENTERPRISE_SALE = tuple(x * _F.building_sale_percent // 100 for x in _ENTERPRISE_COST)
+_BRANCH_SALE = tuple(x * FIGURES.building_sale_percent // 100 for x in _BRANCH_COST)
+_ENTERPRISE_SALE = tuple(x * FIGURES.building_sale_percent // 100 for x in _ENTERPRISE_COST)
 _RENTS = tuple(c.rents for c in _CELLS)
 _GROUP = board.GROUP_OF
 _IS_LOT = board.IS_LOT
 _OWNABLES = board.OWNABLES
 _LOTS = board.LOTS
 _COLOURS = range(board.NUM_COLOURS)
-_POINT = _F.point
-_SIDES = _F.dice_sides
-_EX = board.EXCHANGE_KINDS
+_POINT = FIGURES.point
+_SIDES = FIGURES.dice_sides
 _PRE_ROLL_CELL_KINDS = (K.MORTGAGE, K.REDEEM, K.BUILD_BRANCH, K.BUILD_ENTERPRISE,
                         K.SELL_BUILDING)
 _money = board.money
@@ -115,19 +115,19 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
         rules = self._seat_table(rules, seed)
         n = rules.num_players
-        self.cash = [_F.starting_cash] * n
+        self.cash = [FIGURES.starting_cash] * n
         self.track = [board.BIG] * n
         self.position = [0] * n
         self.laps = [0] * n
-        self.shares = [[_F.starting_shares] * board.NUM_COLOURS for _ in range(n)]
+        self.shares = [[FIGURES.starting_shares] * board.NUM_COLOURS for _ in range(n)]
         self.passes: list[list[str]] = [[] for _ in range(n)]
         self.bankrupt = [False] * n
         self.owner = [BANK] * board.NUM_CELLS
         self.level = [0] * board.NUM_CELLS
         self.mortgaged = [False] * board.NUM_CELLS
         self.pledge_lap = [-1] * board.NUM_CELLS
-        self.prices = [_F.price_start] * board.NUM_COLOURS
-        self.supply = [_F.shares_per_colour - n * _F.starting_shares] * board.NUM_COLOURS
+        self.prices = [FIGURES.price_start] * board.NUM_COLOURS
+        self.supply = [FIGURES.shares_per_colour - n * FIGURES.starting_shares] * board.NUM_COLOURS
         self.played: list[int] = []
         self.decks: dict[str, list[int]] = {}
         for d in board.DECKS:
@@ -135,7 +135,8 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             self.rng.shuffle(cards)
             self.decks[d] = cards
         hands: list[list[int]] = [[] for _ in range(n)]
-        for deck, per_seat in ((board.LARGE, _F.hand_large), (board.SMALL, _F.hand_small)):
+        for deck, per_seat in ((board.LARGE, FIGURES.hand_large),
+                               (board.SMALL, FIGURES.hand_small)):
             cards = list(board.EXCHANGE_DECK[deck])
             self.rng.shuffle(cards)
             for s in range(n):
@@ -177,12 +178,12 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         if o == BANK or self.mortgaged[cell]:
             return 0
         if not _IS_LOT[cell]:
-            return _F.supermarket_fee
+            return FIGURES.supermarket_fee
         lv = self.level[cell]
         if lv:
             return _RENTS[cell][lv]
         base = _RENTS[cell][0]
-        return base * _F.whole_group_rent_multiplier if self.owns_group(o, cell) else base
+        return base * FIGURES.whole_group_rent_multiplier if self.owns_group(o, cell) else base
 
     def share_value(self, seat: int) -> int:
         return sum(self.shares[seat][c] * self.prices[c] for c in _COLOURS) * _POINT
@@ -222,7 +223,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         lv = self.level
         branches = sum(1 for c in _LOTS if lv[c])
         enterprises = sum(1 for c in _LOTS if lv[c] == 2)
-        return _F.branch_tokens - branches, _F.enterprise_tokens - enterprises
+        return FIGURES.branch_tokens - branches, FIGURES.enterprise_tokens - enterprises
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -234,7 +235,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             self._cell_actions(p, True, acts, _OWNABLES)
             if self.passes[p]:
                 acts.append(actions.USE_PASS)
-            if self.trades_made < _F.max_trades_per_turn:
+            if self.trades_made < FIGURES.max_trades_per_turn:
                 bankrupt = self.bankrupt
                 for s in range(self.num_players):
                     if s != p and not bankrupt[s]:
@@ -314,9 +315,9 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
 
     def _fork_allowed(self, p: int, fork: int) -> bool:
         if fork == board.FORK_BROKER:
-            return self.cash[p] >= _F.broker_fee
+            return self.cash[p] >= FIGURES.broker_fee
         if fork == board.FORK_CUSTOMS:
-            return self.cash[p] + self._customs_sale(p) >= _F.customs_fee
+            return self.cash[p] + self._customs_sale(p) >= FIGURES.customs_fee
         return True
 
     def _customs_sale(self, p: int) -> int:
@@ -354,7 +355,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             if k == K.USE_PASS:
                 return bool(self.passes[p])
             if k == K.START_TRADE:
-                return (self.trades_made < _F.max_trades_per_turn and arg < self.num_players
+                return (self.trades_made < FIGURES.max_trades_per_turn and arg < self.num_players
                         and arg != p and not self.bankrupt[arg])
             return False
         if ph == _P.TRADE_COMPOSE:
@@ -363,7 +364,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                 return True
             if k == K.SUBMIT_TRADE:
                 return not t.is_empty()
-            if t.steps >= _F.max_compose_steps:
+            if t.steps >= FIGURES.max_compose_steps:
                 return False
             s = t.target
             if k == K.TRADE_GIVE_LOT or k == K.TRADE_TAKE_LOT:
@@ -383,7 +384,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             if k == K.END_SESSION:
                 return True
             if k == K.BUY_SHARE:
-                return (self.session_bought[colour] < _F.session_buy_limit
+                return (self.session_bought[colour] < FIGURES.session_buy_limit
                         and self.supply[colour] > 0
                         and self.cash[p] >= self.prices[colour] * _POINT)
             if k == K.SELL_SHARE:
@@ -398,7 +399,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             if arg >= len(hand) or (arg and hand[arg] == hand[arg - 1]):
                 return False
             kind = hand[arg]
-            if down and _EX[kind].kind != "double":
+            if down and board.EXCHANGE_KINDS[kind].kind != "double":
                 return False
             return self.card_cost(p, kind, colour, down) <= self.cash[p]
         return a in self.legal_actions()
@@ -538,7 +539,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         d1, d2 = self._roll()
         self.log.append(f"seat {p} rolls {d1}+{d2}")
         tasks = [(T_END_TURN,), (T_MOVE, d1 + d2)]
-        if (d1, d2) == _F.exchange_roll:
+        if (d1, d2) == FIGURES.exchange_roll:
             self.log.append(f"seat {p} rolled {d1}:{d2}: one exchange session first")
             tasks.append((T_SESSION,))
         self.tasks = tasks

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import show
 from . import board
+from .board import FIGURES
 
 if TYPE_CHECKING:
     from .game import Game
 
-_F = board.FIGURES
 _IS_LARGE = tuple(k.deck == board.LARGE for k in board.EXCHANGE_KINDS)
 # Every printed Exchange card by kind (both decks).
 _ALL_EXCHANGE = tuple(sorted(board.EXCHANGE_DECK[board.LARGE] + board.EXCHANGE_DECK[board.SMALL]))
@@ -111,8 +111,8 @@ def _deal_hidden(unseen: list[int], sizes: list[int], rng: random.Random) -> lis
             nl = ns = 0
             for _ in range(size):
                 left_l, left_s = len(large) - li, len(small) - si
-                can_l = left_l > 0 and nl < _F.hand_large
-                can_s = left_s > 0 and ns < _F.hand_small
+                can_l = left_l > 0 and nl < FIGURES.hand_large
+                can_s = left_s > 0 and ns < FIGURES.hand_small
                 if can_l and (not can_s or rng.random() * (left_l + left_s) < left_l):
                     hand.append(large[li])
                     li += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..core.members import member_lookup
 from ..core.schema import BANK
 from . import board
+from .board import FIGURES
 from .state import (
     T_DEBT,
     T_LAND,
@@ -21,14 +22,13 @@ from .state import (
 )
 
 _P = member_lookup(Phase)
-_F = board.FIGURES
 _CELLS = board.CELLS
 _KIND = tuple(c.kind for c in _CELLS)
 _OWNABLES = board.OWNABLES
 _LOTS = board.LOTS
 _COLOURS = range(board.NUM_COLOURS)
-_POINT = _F.point
-_SUPER_OWNER_SHARE = _F.supermarket_fee * _F.supermarket_owner_percent // 100
+_POINT = FIGURES.point
+_SUPER_OWNER_SHARE = FIGURES.supermarket_fee * FIGURES.supermarket_owner_percent // 100
 _money = board.money
 
 
@@ -40,8 +40,8 @@ class BoardMoves:
         self.position[p] = cell
 
     def _pass_start(self, p: int) -> None:
-        self._bank_pays(p, _F.start_pay)
-        self.log.append(f"seat {p} reaches Start: {_money(_F.start_pay)}")
+        self._bank_pays(p, FIGURES.start_pay)
+        self.log.append(f"seat {p} reaches Start: {_money(FIGURES.start_pay)}")
         self._add_lap(p)
 
     def _add_lap(self, p: int) -> None:
@@ -49,7 +49,7 @@ class BoardMoves:
         lap = self.laps[p]
         owner, mort, pl = self.owner, self.mortgaged, self.pledge_lap
         for c in _OWNABLES:
-            if owner[c] == p and mort[c] and lap >= pl[c] + _F.forfeit_laps:
+            if owner[c] == p and mort[c] and lap >= pl[c] + FIGURES.forfeit_laps:
                 owner[c] = BANK
                 mort[c] = False
                 pl[c] = -1
@@ -71,13 +71,13 @@ class BoardMoves:
             else:
                 self.log.append(f"seat {p} comes home from abroad")
                 self._add_lap(p)
-                new = _F.customs_cell + j - (board.ABROAD_CELLS - 1)
+                new = FIGURES.customs_cell + j - (board.ABROAD_CELLS - 1)
                 if new >= board.BIG_CELLS:
                     new -= board.BIG_CELLS
                     self._pass_start(p)
                 tr = board.BIG
         elif tr == board.MOTORWAY:
-            k = 0 if pos == _F.motorway_entry_cell else pos - board.MOTORWAY_FIRST + 1
+            k = 0 if pos == FIGURES.motorway_entry_cell else pos - board.MOTORWAY_FIRST + 1
             new = board.MOTORWAY_FIRST - 1 + min(k + roll, board.MOTORWAY_CELLS)
         else:
             new = board.ROULETTE_FIRST + (pos - board.ROULETTE_FIRST + roll) % board.ROULETTE_CELLS
@@ -118,7 +118,7 @@ class BoardMoves:
             self.log.append(f"seat {p} receives {_money(cell.amount)}")
         elif kind == board.SUPERMARKET:
             o = self.owner[c]
-            fee = _F.supermarket_fee
+            fee = FIGURES.supermarket_fee
             if o == BANK:
                 tasks.append((T_OFFER, c))
                 tasks.append((T_DEBT, p, BANK, fee))
@@ -153,14 +153,14 @@ class BoardMoves:
             if half:
                 tasks.append((T_DEBT, p, BANK, half))
         elif kind == board.M_INTERSECTION:
-            self._place(p, board.BIG, _F.motorway_exit_cell)
+            self._place(p, board.BIG, FIGURES.motorway_exit_cell)
             self.log.append(f"seat {p} leaves the motorway at the intersection")
             tasks.append((T_DEBT, p, BANK, cell.amount))
         elif kind == board.R_EXIT or kind == board.R_BANK:
             if kind == board.R_BANK:
                 self._bank_pays(p, cell.amount)
                 self.log.append(f"seat {p} wins {_money(cell.amount)} at the roulette")
-            self._place(p, board.BIG, _F.roulette_exit_cell)
+            self._place(p, board.BIG, FIGURES.roulette_exit_cell)
             self.log.append(f"seat {p} leaves the roulette")
         return False
 
@@ -248,7 +248,7 @@ class BoardMoves:
         if not yes:
             log.append(f"seat {p} says no at the {board.FORK_NAMES[fork]}")
         elif fork == board.FORK_MOTORWAY:
-            self._place(p, board.MOTORWAY, _F.motorway_entry_cell)
+            self._place(p, board.MOTORWAY, FIGURES.motorway_entry_cell)
             log.append(f"seat {p} enters the motorway")
         elif fork == board.FORK_ROULETTE:
             self._place(p, board.ROULETTE, board.ROULETTE_FIRST)
@@ -262,12 +262,12 @@ class BoardMoves:
                     self.supply[c] += sell
                     self._bank_pays(p, sell * self.prices[c] * _POINT)
                     log.append(f"seat {p} sells {sell} {board.COLOURS[c]} at customs")
-            self._pay_bank(p, _F.customs_fee)
+            self._pay_bank(p, FIGURES.customs_fee)
             self._place(p, board.ABROAD, board.ABROAD_FIRST)
-            log.append(f"seat {p} pays {_money(_F.customs_fee)} and crosses the border")
+            log.append(f"seat {p} pays {_money(FIGURES.customs_fee)} and crosses the border")
         else:  # the broker
-            self._pay_bank(p, _F.broker_fee)
-            log.append(f"seat {p} pays the broker {_money(_F.broker_fee)}")
+            self._pay_bank(p, FIGURES.broker_fee)
+            log.append(f"seat {p} pays the broker {_money(FIGURES.broker_fee)}")
             self.tasks.append((T_SESSION,))
         self._run()
 

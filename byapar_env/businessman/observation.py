@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import board
+from .board import FIGURES
 
-_F = board.FIGURES
-MAX_SEATS = _F.max_players
+MAX_SEATS = FIGURES.max_players
 OWNABLES = board.OWNABLES
 _OWN_INDEX = {c: i for i, c in enumerate(OWNABLES)}
 _N_OWN = len(OWNABLES)
-MONEY = float(_F.starting_cash)
+MONEY = float(FIGURES.starting_cash)
 WORTH = 1_000_000.0
 OBSERVATION_VERSION = 1
 
@@ -79,7 +79,7 @@ for _name, _size in SEAT_FEATURES:
     _at += _size
 _PRICE = tuple(c.price for c in board.CELLS)
 _PLEDGE = tuple(c.pledge for c in board.CELLS)
-_REDEEM = tuple(v + v * _F.redeem_interest_percent // 100 for v in _PLEDGE)
+_REDEEM = tuple(v + v * FIGURES.redeem_interest_percent // 100 for v in _PLEDGE)
 _BRANCH = tuple(c.branch_cost for c in board.CELLS)
 _ENTERPRISE = tuple(c.enterprise_cost for c in board.CELLS)
 _PRINTED_COUNT = tuple(k.count for k in board.EXCHANGE_KINDS)
@@ -96,7 +96,7 @@ def view_net_worth(view: dict, seat: int) -> int:
         return 0
     prices = view["prices"]
     held = sum(n * p for n, p in zip(view["shares"][seat], prices, strict=True))
-    total = view["cash"][seat] + held * _F.point
+    total = view["cash"][seat] + held * FIGURES.point
     owner, mort, level = view["owner"], view["mortgaged"], view["level"]
     for c in OWNABLES:
         if owner[c] == seat:
@@ -133,8 +133,8 @@ def encode(view: dict, out: np.ndarray | None = None) -> np.ndarray:
         v[row + MAX_SEATS] = level[c] / 2
         if mort[c]:
             v[row + MAX_SEATS + 1] = 1.0
-            left = pledge_lap[c] + _F.forfeit_laps - laps[o]
-            v[row + MAX_SEATS + 2] = max(left, 0) / _F.forfeit_laps
+            left = pledge_lap[c] + FIGURES.forfeit_laps - laps[o]
+            v[row + MAX_SEATS + 2] = max(left, 0) / FIGURES.forfeit_laps
         group = board.GROUP_OF[c]
         if group is not None and all(owner[g] == o for g in group):
             v[row + MAX_SEATS + 3] = 1.0
@@ -160,47 +160,48 @@ def encode(view: dict, out: np.ndarray | None = None) -> np.ndarray:
         v[row + at["net_worth"]] = view_net_worth(view, s) / WORTH
         v[row + at["is_turn"]] = float(s == turn)
         v[row + at["is_deciding"]] = float(s == deciding)
-    L = _LAYOUT
-    v[L["prices"]] = np.asarray(view["prices"], np.float32) / _F.price_max
-    v[L["supply"]] = np.asarray(view["supply"], np.float32) / _F.shares_per_colour
-    hand = L["hand"].start
+    v[_LAYOUT["prices"]] = np.asarray(view["prices"], np.float32) / FIGURES.price_max
+    v[_LAYOUT["supply"]] = np.asarray(view["supply"], np.float32) / FIGURES.shares_per_colour
+    hand = _LAYOUT["hand"].start
     for kind in view["hand"]:
         v[hand + kind] += 0.25
-    played = L["played"].start
+    played = _LAYOUT["played"].start
     for kind in view["played"]:
         v[played + kind] += 1.0 / _PRINTED_COUNT[kind]
     for d, deck in enumerate(board.DECKS):
-        v[L["deck_sizes"].start + d] = view["deck_sizes"][deck] / board.DECK_SIZE[deck]
+        v[_LAYOUT["deck_sizes"].start + d] = view["deck_sizes"][deck] / board.DECK_SIZE[deck]
     branches = sum(1 for c in board.LOTS if level[c])
     enterprises = sum(1 for c in board.LOTS if level[c] == 2)
-    v[L["tokens_left"].start] = (_F.branch_tokens - branches) / _F.branch_tokens
-    v[L["tokens_left"].start + 1] = (_F.enterprise_tokens - enterprises) / _F.enterprise_tokens
-    v[L["phase"].start + view["phase"]] = 1.0
+    v[_LAYOUT["tokens_left"].start] = (FIGURES.branch_tokens - branches) / FIGURES.branch_tokens
+    v[_LAYOUT["tokens_left"].start + 1] = ((FIGURES.enterprise_tokens - enterprises)
+                                           / FIGURES.enterprise_tokens)
+    v[_LAYOUT["phase"].start + view["phase"]] = 1.0
     if view["pending_cell"] in _OWN_INDEX:
-        v[L["pending_cell"].start + _OWN_INDEX[view["pending_cell"]]] = 1.0
+        v[_LAYOUT["pending_cell"].start + _OWN_INDEX[view["pending_cell"]]] = 1.0
     if view["fork"] >= 0:
-        v[L["fork"].start + view["fork"]] = 1.0
-    v[L["picks_left"].start] = view["picks_left"] / 5
-    v[L["session_bought"]] = np.asarray(view["session_bought"], np.float32) / _F.session_buy_limit
-    v[L["trades_made"].start] = view["trades_made"] / _F.max_trades_per_turn
+        v[_LAYOUT["fork"].start + view["fork"]] = 1.0
+    v[_LAYOUT["picks_left"].start] = view["picks_left"] / 5
+    v[_LAYOUT["session_bought"]] = (np.asarray(view["session_bought"], np.float32)
+                                    / FIGURES.session_buy_limit)
+    v[_LAYOUT["trades_made"].start] = view["trades_made"] / FIGURES.max_trades_per_turn
     t = view["trade"]
     if t is not None:
-        v[L["trade_target"].start + slot(t["target"])] = 1.0
+        v[_LAYOUT["trade_target"].start + slot(t["target"])] = 1.0
         for c in t["give"]:
-            v[L["trade_give"].start + _OWN_INDEX[c]] = 1.0
+            v[_LAYOUT["trade_give"].start + _OWN_INDEX[c]] = 1.0
         for c in t["take"]:
-            v[L["trade_take"].start + _OWN_INDEX[c]] = 1.0
-        v[L["trade_shares"]] = np.asarray(t["shares"], np.float32) / 10
-        v[L["trade_cash"].start] = t["cash"] / MONEY
-        v[L["trade_steps"].start] = t["steps"] / _F.max_compose_steps
+            v[_LAYOUT["trade_take"].start + _OWN_INDEX[c]] = 1.0
+        v[_LAYOUT["trade_shares"]] = np.asarray(t["shares"], np.float32) / 10
+        v[_LAYOUT["trade_cash"].start] = t["cash"] / MONEY
+        v[_LAYOUT["trade_steps"].start] = t["steps"] / FIGURES.max_compose_steps
     debt = view["debt"]
     if debt is not None:
-        v[L["debt"].start] = sum(debt[3::2]) / MONEY
+        v[_LAYOUT["debt"].start] = sum(debt[3::2]) / MONEY
     limit = rules["max_rounds"]
-    v[L["round"].start] = view["round"] / (limit or 100)
-    v[L["rounds_left"].start] = (limit - view["round"]) / limit if limit else 1.0
-    v[L["dice"]] = np.asarray(view["dice"], np.float32) / _F.dice_sides
-    o = L["options"].start
+    v[_LAYOUT["round"].start] = view["round"] / (limit or 100)
+    v[_LAYOUT["rounds_left"].start] = (limit - view["round"]) / limit if limit else 1.0
+    v[_LAYOUT["dice"]] = np.asarray(view["dice"], np.float32) / FIGURES.dice_sides
+    o = _LAYOUT["options"].start
     v[o] = n / MAX_SEATS
     v[o + 1] = (limit or 100) / 100
     v[o + 2] = float(rules["abroad_enabled"])

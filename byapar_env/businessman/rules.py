@@ -6,13 +6,12 @@ from dataclasses import dataclass
 
 from ..core.errors import RulesError, show
 from ..core.table import TableRules, check_options, is_whole
-from . import board
+from .board import FIGURES
 
-_F = board.FIGURES
-MIN_PLAYERS = _F.min_players
-MAX_PLAYERS = _F.max_players
-DEFAULT_NUM_PLAYERS = _F.default_num_players
-DEFAULT_MAX_ROUNDS = _F.default_max_rounds
+MIN_PLAYERS = FIGURES.min_players
+MAX_PLAYERS = FIGURES.max_players
+DEFAULT_NUM_PLAYERS = FIGURES.default_num_players
+DEFAULT_MAX_ROUNDS = FIGURES.default_max_rounds
 DEFAULT_ROUNDS = DEFAULT_MAX_ROUNDS  # the name every game shares (byapar_env.games)
 # "Until one player is left" as every game of this package plays it: the richest player wins
 # after this many rounds if that has not happened (Byapar's figure).

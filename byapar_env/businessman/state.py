@@ -30,12 +30,12 @@ from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from he
     fail,
 )
 from . import board
+from .board import FIGURES
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .game import Game
 
-_F = board.FIGURES
 
 
 class Phase(IntEnum):
@@ -111,7 +111,7 @@ class BusinessmanTaskKind(schema.TaskKind):
         if code not in _TASK_ARGS or len(raw) != 1 + _TASK_ARGS[code]:
             return False
         if code == T_MOVE:
-            return 2 <= raw[1] <= 2 * _F.dice_sides
+            return 2 <= raw[1] <= 2 * FIGURES.dice_sides
         if code == T_PICK:
             return 1 <= raw[1] <= 5
         if code == T_OFFER:
@@ -142,10 +142,10 @@ class TradeKind(schema.Kind):
         cells = schema.Seq(schema.Int(0, board.NUM_CELLS - 1))
         give = cells.load(raw["give"], f"{where}.give", game)
         take = cells.load(raw["take"], f"{where}.take", game)
-        shares = schema.Seq(schema.Int(-_F.shares_per_colour, _F.shares_per_colour),
+        shares = schema.Seq(schema.Int(-FIGURES.shares_per_colour, FIGURES.shares_per_colour),
                             board.NUM_COLOURS).load(raw["shares"], f"{where}.shares", game)
         cash = schema.Int().load(raw["cash"], f"{where}.cash", game)
-        steps = schema.Int(0, _F.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
+        steps = schema.Int(0, FIGURES.max_compose_steps).load(raw["steps"], f"{where}.steps", game)
         return Trade(target, give, take, shares, cash, steps)
 
 
@@ -165,7 +165,7 @@ STATE: tuple[Field, ...] = (
     Field("track", schema.per_seat(schema.Int(0, 3))),
     Field("position", schema.per_seat(schema.Int(0, board.NUM_CELLS - 1))),
     Field("laps", schema.per_seat(schema.Int(0))),
-    Field("shares", schema.per_seat(_colours(schema.Int(0, _F.shares_per_colour)))),
+    Field("shares", schema.per_seat(_colours(schema.Int(0, FIGURES.shares_per_colour)))),
     Field("hands", schema.per_seat(schema.Seq(_KIND))),
     Field("passes", schema.per_seat(schema.Seq(schema.OneOf(board.DECKS)))),
     Field("bankrupt", schema.per_seat(schema.Bool())),
@@ -173,25 +173,25 @@ STATE: tuple[Field, ...] = (
     Field("level", _per_cell(schema.Int(0, 2))),
     Field("mortgaged", _per_cell(schema.Bool())),
     Field("pledge_lap", _per_cell(schema.Int(-1))),
-    Field("prices", _colours(schema.Int(_F.price_min, _F.price_max))),
-    Field("supply", _colours(schema.Int(0, _F.shares_per_colour))),
+    Field("prices", _colours(schema.Int(FIGURES.price_min, FIGURES.price_max))),
+    Field("supply", _colours(schema.Int(0, FIGURES.shares_per_colour))),
     Field("played", schema.Seq(_KIND)),
     Field("decks", schema.DecksKind(board.DECK_SIZE)),
     Field("turn", _SEAT),
     Field("round", schema.Int(1)),
     Field("turn_count", schema.Int(1)),
-    Field("dice", schema.Seq(schema.Int(0, _F.dice_sides), 2, as_tuple=True)),
-    Field("trades_made", schema.Int(0, _F.max_trades_per_turn)),
+    Field("dice", schema.Seq(schema.Int(0, FIGURES.dice_sides), 2, as_tuple=True)),
+    Field("trades_made", schema.Int(0, FIGURES.max_trades_per_turn)),
     Field("phase", schema.PhaseKind(Phase)),
     Field("current_player", schema.Int(-1, schema.last_seat)),
     Field("tasks", schema.Seq(BusinessmanTaskKind())),
     Field("pending_cell", schema.Int(-1, board.NUM_CELLS - 1)),
     Field("fork", schema.Int(-1, len(board.FORK_NAMES) - 1)),
     Field("picks_left", schema.Int(0, 5)),
-    Field("session_bought", _colours(schema.Int(0, _F.session_buy_limit))),
+    Field("session_bought", _colours(schema.Int(0, FIGURES.session_buy_limit))),
     Field("trade", schema.Maybe(TradeKind())),
     Field("debt", schema.Maybe(BusinessmanTaskKind(debt_only=True))),
-    *schema.closing_fields(_F.dice_sides),
+    *schema.closing_fields(FIGURES.dice_sides),
 )
 CLONE_COPIES = schema.clone_copies(STATE)
 
@@ -210,16 +210,16 @@ load_json = SAVE.load_json
 def check_whole(g: Game) -> None:
     """What holds between fields in every game the engine plays; GameStateError if not."""
     n = g.num_players
-    start = n * _F.starting_cash
+    start = n * FIGURES.starting_cash
     if sum(g.cash) != start + g.bank_paid - g.bank_received:
         raise fail("cash", f"amounts summing to the starting cash {start:,} plus what the bank "
                    f"paid ({g.bank_paid:,}) less what it received ({g.bank_received:,}): money "
                    "is conserved", g.cash)
     for c in range(board.NUM_COLOURS):
         total = g.supply[c] + sum(sh[c] for sh in g.shares)
-        if total != _F.shares_per_colour:
-            raise fail(f"supply[{c}]", f"the {_F.shares_per_colour} shares of {board.COLOURS[c]} "
-                       "less those players hold", g.supply[c])
+        if total != FIGURES.shares_per_colour:
+            raise fail(f"supply[{c}]", f"the {FIGURES.shares_per_colour} shares of "
+                       f"{board.COLOURS[c]} less those players hold", g.supply[c])
     for s in range(n):
         hand = g.hands[s]
         if len(hand) > board.HAND_MAX or hand != sorted(hand):
@@ -231,7 +231,7 @@ def check_whole(g: Game) -> None:
                     (f"shares[{s}]", g.shares[s], [0] * board.NUM_COLOURS)), " for a bankrupt seat")
         tr, pos = g.track[s], g.position[s]
         ok = (board.track_of_cell(pos) == tr
-              or (tr == board.MOTORWAY and pos == _F.motorway_entry_cell))
+              or (tr == board.MOTORWAY and pos == FIGURES.motorway_entry_cell))
         if not ok:
             raise fail(f"position[{s}]", f"a cell of the {board.TRACK_NAMES[tr]}", pos)
         if tr == board.ABROAD and not g.rules.abroad_enabled:
@@ -273,9 +273,9 @@ def _check_cells(g: Game) -> None:
                        f"{g.laps[o]}) on a pledged lot, else -1", pl)
         branches += lv >= 1
         enterprises += lv == 2
-    if branches > _F.branch_tokens or enterprises > _F.enterprise_tokens:
-        raise fail("level", f"at most {_F.branch_tokens} branches and {_F.enterprise_tokens} "
-                   "enterprises", (branches, enterprises))
+    if branches > FIGURES.branch_tokens or enterprises > FIGURES.enterprise_tokens:
+        raise fail("level", f"at most {FIGURES.branch_tokens} branches and "
+                   f"{FIGURES.enterprise_tokens} enterprises", (branches, enterprises))
 
 
 def _check_phase(g: Game) -> None:

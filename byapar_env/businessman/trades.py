@@ -10,16 +10,16 @@ from __future__ import annotations
 from ..core.members import member_lookup
 from . import actions, board
 from .actions import Action, ActionKind
+from .board import FIGURES
 from .state import Phase, Trade
 
 K = member_lookup(ActionKind)
 _P = member_lookup(Phase)
-_F = board.FIGURES
 _CELLS = board.CELLS
 _OWNABLES = board.OWNABLES
 _COLOURS = range(board.NUM_COLOURS)
 _CASH_ACTIONS = tuple((x, actions._GIVE_CASH[x], actions._TAKE_CASH[x])
-                      for x in _F.trade_cash_steps)
+                      for x in FIGURES.trade_cash_steps)
 _GIVE_SHARE = actions._GIVE_SHARE
 _TAKE_SHARE = actions._TAKE_SHARE
 _money = board.money
@@ -32,7 +32,7 @@ class TradeRules:
         t = self.trade
         s = t.target
         net = t.shares
-        if t.steps < _F.max_compose_steps:
+        if t.steps < FIGURES.max_compose_steps:
             toggles = t.toggles
             if toggles is None:  # nothing changes lots while composing: listed once
                 toggles = t.toggles = []

@@ -13,6 +13,7 @@ from ..core.members import member_lookup
 from ..core.table import TableGame
 from . import actions, board
 from .actions import Action, ActionKind
+from .board import FIGURES
 from .rules import Rules
 from .state import (
     BANK,
@@ -30,13 +31,12 @@ K = member_lookup(ActionKind)  # the same members, looked up faster
 _P = member_lookup(Phase)
 # Every figure of the rules is read from board.FIGURES, the one place they are written
 # (and covered by the board hash); the names below bind them once for the hot paths.
-_F = board.FIGURES
-MAX_OFFERS_PER_TURN = _F.max_offers_per_turn
-_DICE_SIDES = _F.dice_sides
-_DOUBLES_TO_JAIL = _F.doubles_to_jail
-_GROUP_RENT = _F.whole_group_rent_multiplier
-_TRADE_MONEY_STEP = _F.trade_money_step
-_SHARE_STEP = _F.bankruptcy_share_step
+MAX_OFFERS_PER_TURN = FIGURES.max_offers_per_turn
+_DICE_SIDES = FIGURES.dice_sides
+_DOUBLES_TO_JAIL = FIGURES.doubles_to_jail
+_GROUP_RENT = FIGURES.whole_group_rent_multiplier
+_TRADE_MONEY_STEP = FIGURES.trade_money_step
+_SHARE_STEP = FIGURES.bankruptcy_share_step
 _PROPERTY_KINDS = (K.BUILD, K.SELL_BUILDING, K.MORTGAGE, K.UNMORTGAGE)
 
 
@@ -45,17 +45,17 @@ _KIND = tuple(s.kind for s in board.SQUARES)
 _PRICE = tuple(s.price for s in board.SQUARES)
 _HOUSE_COST = tuple(s.house_cost for s in board.SQUARES)
 _GROUP = board.GROUP_OF
-_MORTGAGE_VALUE = tuple(p * _F.mortgage_value_percent // 100 for p in _PRICE)
+_MORTGAGE_VALUE = tuple(p * FIGURES.mortgage_value_percent // 100 for p in _PRICE)
 # Paying off: mortgage value plus the interest (10%), rounded up to the next multiple of the
 # payoff rounding (Rs 10), in exact integers.
 _PAYOFF = tuple(
-    -(-v * (100 + _F.mortgage_interest_percent) // (100 * _F.payoff_rounding))
-    * _F.payoff_rounding
+    -(-v * (100 + FIGURES.mortgage_interest_percent) // (100 * FIGURES.payoff_rounding))
+    * FIGURES.payoff_rounding
     for v in _MORTGAGE_VALUE
 )
 # What the bank pays for one building sold back (half its cost); liquidation and bankruptcy
 # count each building at this.
-_HOUSE_SALE = tuple(c * _F.building_sale_percent // 100 for c in _HOUSE_COST)
+_HOUSE_SALE = tuple(c * FIGURES.building_sale_percent // 100 for c in _HOUSE_COST)
 _IS_PLACE = board.IS_PLACE
 _BAIL_CARD = board.BAIL_CARD
 

@@ -7,18 +7,18 @@ from dataclasses import dataclass
 from ..core.errors import RulesError, show
 from ..core.table import TableRules, check_options, is_whole
 from . import board
+from .board import FIGURES
 
 # The table options' figures live in ``board.FIGURES`` (covered by the board hash); these
 # names are read from there for the callers that import them from this module.
-_F = board.FIGURES
-MIN_PLAYERS = _F.min_players
-MAX_PLAYERS = _F.max_players
-DEFAULT_NUM_PLAYERS = _F.default_num_players
-DEFAULT_ROUNDS = _F.default_rounds
-ROUND_PRESETS = _F.round_presets
+MIN_PLAYERS = FIGURES.min_players
+MAX_PLAYERS = FIGURES.max_players
+DEFAULT_NUM_PLAYERS = FIGURES.default_num_players
+DEFAULT_ROUNDS = FIGURES.default_rounds
+ROUND_PRESETS = FIGURES.round_presets
 # With the game played until one player is left, the richest player wins after this many rounds.
-UNTIL_ONE_LEFT_ROUND_CAP = _F.until_one_left_round_cap
-DEFAULT_AUCTIONS = _F.default_auctions
+UNTIL_ONE_LEFT_ROUND_CAP = FIGURES.until_one_left_round_cap
+DEFAULT_AUCTIONS = FIGURES.default_auctions
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,11 @@ class Rules(TableRules):
         if (
             not is_whole(self.starting_cash)
             or self.starting_cash <= 0
-            or self.starting_cash % _F.starting_cash_step
+            or self.starting_cash % FIGURES.starting_cash_step
         ):
             raise RulesError(
-                f"starting_cash must be a positive multiple of {_F.starting_cash_step} (presets: "
+                f"starting_cash must be a positive multiple of {FIGURES.starting_cash_step} "
+                f"(presets: "
                 f"{', '.join(f'{c:,}' for c in board.STARTING_CASH_PRESETS)}), "
                 f"got {show(self.starting_cash)}"
             )

@@ -55,13 +55,13 @@ from ..core.schema import (  # noqa: F401 (BANK and the task codes: read from he
 )
 from . import board
 from .actions import Action, ActionKind
+from .board import FIGURES
 from .rules import Rules
 
 if TYPE_CHECKING:  # the game is read and written here, never made: game.py imports this module
     from .game import Game
 
 # The bounds below come from the board's data and rule figures, never typed again here.
-_F = board.FIGURES
 _DECK_SIZE = {d: len(board.CARDS[d]) for d in board.DECKS}
 _GROUP = board.GROUP_OF
 _IS_PLACE = board.IS_PLACE
@@ -174,7 +174,7 @@ class OfferKind(Kind):
         places = Seq(Int(0, board.NUM_SQUARES - 1), as_tuple=True)
         give = places.load(raw["give"], f"{where}.give", game)
         take = places.load(raw["take"], f"{where}.take", game)
-        amount = Int(step=_F.trade_money_step).load(raw["amount"], f"{where}.amount", game)
+        amount = Int(step=FIGURES.trade_money_step).load(raw["amount"], f"{where}.amount", game)
         return seat, Action(ActionKind.OFFER_TRADE, -1, amount, target, give, take)
 
 
@@ -199,10 +199,10 @@ STATE: tuple[Field, ...] = (
     Field("turn", _SEAT),
     Field("round", Int(1, lambda g: g.rules.round_limit)),
     Field("turn_count", Int(1)),
-    Field("doubles", Int(0, _F.doubles_to_jail - 1)),  # one more is jail, and the count resets
+    Field("doubles", Int(0, FIGURES.doubles_to_jail - 1)),  # one more is jail, and the count resets
     Field("roll_again", Bool()),
-    Field("dice", Seq(Int(0, _F.dice_sides), 2, as_tuple=True)),
-    Field("offers_made", Int(0, _F.max_offers_per_turn)),
+    Field("dice", Seq(Int(0, FIGURES.dice_sides), 2, as_tuple=True)),
+    Field("offers_made", Int(0, FIGURES.max_offers_per_turn)),
     Field("phase", PhaseKind(Phase)),
     Field("current_player", Int(-1, last_seat)),
     Field("tasks", Seq(ByaparTaskKind())),
@@ -210,7 +210,7 @@ STATE: tuple[Field, ...] = (
     Field("auction", Maybe(AuctionKind())),
     Field("offer", Maybe(OfferKind())),
     Field("debt", Maybe(ByaparTaskKind(debt_only=True))),
-    *closing_fields(_F.dice_sides),
+    *closing_fields(FIGURES.dice_sides),
 )
 # What clone copies (the mutable fields); everything else is shared, being immutable.
 CLONE_COPIES: tuple[tuple[str, Callable[[Any], Any]], ...] = clone_copies(STATE)
