@@ -15,13 +15,11 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from byapar_env.engine import Game, IllegalActionError, Rules, RulesError
+from byapar_env.engine import Game, Rules, RulesError
 from byapar_env.games import available_games, find_game
 
 from . import businessman as bm
-from .decide import steps_of
-from .errors import Conflict, IllegalAction, InvalidInput, SeatSecretRequired
-from .legal import resolve
+from .errors import Conflict, InvalidInput, SeatSecretRequired
 from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
 from .roster import PERSON, Roster
 from .saves import load_game, read_table_save, table_save
@@ -294,26 +292,10 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 return _replayed(earlier)
             table.check_version(body.version)
             before = table.version
+            table.act(body.model_dump())
             if isinstance(table, bm.BusinessmanTable):
-                bm.apply_request(table, body.model_dump())
                 return _answer(store, table, before, body.idempotency_key, fingerprint,
                                seat=body.seat if held is None else deciding, held=held)
-            assert isinstance(table, Table)
-            game = table.game
-            if game.is_over:
-                raise Conflict("the game is over; create a new table to play again",
-                               field="table_id")
-            seat = game.current_player
-            if body.seat is not None and body.seat != seat:
-                raise Conflict(f"seat {seat} decides now, not seat {body.seat}", field="seat")
-            if table.players[seat] is not None:
-                raise Conflict(f"seat {seat} is played by the computer ({table.seats[seat]}); "
-                               "POST /v1/tables/ID/advance lets it move", field="seat")
-            action = resolve(body.model_dump(), game, table.pre_roll_actions)
-            try:
-                table.apply(action, steps_of(game, action))
-            except IllegalActionError as exc:  # the engine's last word; nothing changed
-                raise IllegalAction(str(exc), field="action") from None
             return _answer(store, table, before, body.idempotency_key, fingerprint)
 
         return await on_table(table_id, work)

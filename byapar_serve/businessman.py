@@ -32,7 +32,6 @@ from byapar_env.businessman import (
     ActionKind,
     Game,
     GameStateError,
-    IllegalActionError,
     Phase,
     Rules,
     RulesError,
@@ -44,8 +43,9 @@ from byapar_env.businessman.state import FORMAT as GAME_FORMAT
 from byapar_env.businessman_v0 import TurnCaps
 
 from .businessman_expert import expert_decision
-from .errors import BadSavedGame, Conflict, IllegalAction, InvalidInput, ServerBusy
-from .limits import ADVANCE_BUDGET_S, API_VERSION, MAX_ROUNDS
+from .decide import Decision
+from .errors import BadSavedGame, Conflict, IllegalAction, InvalidInput
+from .limits import API_VERSION, MAX_ROUNDS
 from .roster import PERSON, Roster
 from .slow import SlowPool
 from .tables import TableBase
@@ -163,45 +163,41 @@ class BusinessmanTable(TableBase):
         current = self.game.current_player
         return current if current in people else people[0]
 
-    def apply(self, action: Action) -> None:
-        """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
+    def apply_to_game(self, action: Action, steps: int) -> None:
+        """The engine applies ``action`` through the turn's caps, which count it."""
         self.caps.apply(self.game, action)
-        if self.record is not None:
-            self.record.add(action)
-        self.version += 1
 
-    def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
-                clock: Callable[[], float] = time.perf_counter,
-                slow: SlowPool | None = None) -> list[dict]:
-        """Play computer seats until a person must decide, the game ends, ``max_decisions``
-        have been made or ``budget_s`` has passed. Returns the moves made. A seated expert
-        searches in ``slow`` within what is left of ``budget_s`` (``businessman_expert``);
-        without a pool, here, its budget cut to what is left."""
-        moves: list[dict] = []
-        start = clock()
+    def resolve(self, request: dict) -> Action:
+        return resolve(request, self.game, self.caps)
+
+    def computer_decision(self, left_s: Callable[[], float], slow: SlowPool | None
+                          ) -> Decision:
+        """The only legal action, else the seat's player's choice among the legal actions
+        (a seated expert searches in ``slow`` within ``left_s()``, ``businessman_expert``;
+        without a pool, here, its budget cut to what is left); a choice that is not legal
+        (a player bug) becomes the first legal action, so the table never stalls."""
         game = self.game
-        while (len(moves) < max_decisions and self.to_move() == "computer"
-               and clock() - start < budget_s):
-            seat = game.current_player
-            legal = self.caps.legal_actions(game)
-            player = self.players[seat]
-            if len(legal) == 1:
-                action = legal[0]
-            elif isinstance(player, ExpertBusinessmanPlayer):
-                try:
-                    action = self._expert_choice(player, legal, budget_s - (clock() - start),
-                                                 slow)
-                except ServerBusy:
-                    if moves:
-                        break  # the moves made stand; the next advance goes on
-                    raise
-            else:
-                action = player.choose(game, seat, legal)
-            if action not in legal:  # a player bug: never stall the table
-                action = legal[0]
-            self.apply(action)
-            moves.append(public_move(seat, self.seats[seat], action))
-        return moves
+        seat = game.current_player
+        legal = self.caps.legal_actions(game)
+        player = self.players[seat]
+        if len(legal) == 1:
+            action = legal[0]
+        elif isinstance(player, ExpertBusinessmanPlayer):
+            action = self._expert_choice(player, legal, left_s(), slow)
+        else:
+            action = player.choose(game, seat, legal)
+        if action not in legal:
+            action = legal[0]
+        return Decision(action, ACTION_ID[action], 1)
+
+    def unstick(self) -> Decision:
+        """The first legal action under the caps, applied."""
+        action = self.caps.legal_actions(self.game)[0]
+        self.apply(action)
+        return Decision(action, ACTION_ID[action], 1)
+
+    def public_move(self, seat: int, decision: Decision) -> dict:
+        return public_move(seat, self.seats[seat], decision.action)
 
     def _expert_choice(self, expert: ExpertBusinessmanPlayer, legal: list[Action],
                        left_s: float, slow: SlowPool | None) -> Action:
@@ -362,25 +358,6 @@ def resolve(request: dict, game: Game, caps: TurnCaps) -> Action:
         if _normal(str(action)) == wanted:
             return action
     raise _refuse(game, caps, "name", f"no legal action is called {value!r}")
-
-
-def apply_request(table: BusinessmanTable, request: dict) -> None:
-    """A person's action at ``table``, checked (409 out of turn, 422 not legal) and applied."""
-    game = table.game
-    if game.is_over:
-        raise Conflict("the game is over; create a new table to play again", field="table_id")
-    seat = game.current_player
-    wanted = request.get("seat")
-    if wanted is not None and wanted != seat:
-        raise Conflict(f"seat {seat} decides now, not seat {wanted}", field="seat")
-    if table.players[seat] is not None:
-        raise Conflict(f"seat {seat} is played by the computer ({table.seats[seat]}); "
-                       "POST /v1/tables/ID/advance lets it move", field="seat")
-    action = resolve(request, game, table.caps)
-    try:
-        table.apply(action)
-    except IllegalActionError as exc:  # the engine's last word; nothing changed
-        raise IllegalAction(str(exc), field="action") from None
 
 
 # ---------------------------------------------------------------------- saves

@@ -36,6 +36,9 @@ COMPOSING = frozenset({"trade_start", "trade_toggle", "trade_money", "trade_canc
 
 @dataclass(frozen=True)
 class Decision:
+    """One decision of a computer seat, as a table applies and reports it (a Businessman
+    table's too: its action, that action's id, one step)."""
+
     action: Action
     id: int | None  # the environment id that carries it out now; None for offers, odd bids
     steps: int  # the pre-roll steps it counts for (an offer: its composition steps)

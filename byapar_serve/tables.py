@@ -1,6 +1,12 @@
 """Tables: one game each (Byapar here; Businessman in ``businessman.py``), its seats (people or
 computer players), and a lock; and the store that holds at most ``MAX_TABLES`` of them.
 
+Both games' tables play through ``TableBase``: one move loop (``advance``: computer seats play
+until a person must act), one check of a person's action (``act``) and one ``apply`` (the
+record for replays, the version). Each game's table class gives only its own parts, as hooks:
+how a computer seat decides, how a request names an action and what its engine's apply keeps
+count of.
+
 Every request on a table runs under that table's own lock, so two requests on one table never
 interleave and a request on one table never waits for another table. The store's lock guards
 only its dictionary, for microseconds.
@@ -38,11 +44,13 @@ from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phas
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
+from . import legal
 from .codec import action_from_json, action_to_json
 from .database import Database, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import (
     Conflict,
+    IllegalAction,
     NotFound,
     ReplayUnavailable,
     ServerBusy,
@@ -312,6 +320,99 @@ class TableBase:
         """Count a change of the table that is not an action (a mute)."""
         self.version += 1
 
+    # ------------------------------------------------------------------ play, both games
+    def apply(self, action: Any, steps: int = 1) -> None:
+        """Apply a checked action (``IllegalActionError`` from the engine changes nothing):
+        the game's own bookkeeping and the engine (``apply_to_game``), then the record of
+        actions for replays and the version. ``steps``: the pre-roll steps it counts for."""
+        self.apply_to_game(action, steps)
+        if self.record is not None:
+            self.record.add(action)
+        self.version += 1
+
+    def act(self, request: dict) -> None:
+        """A person's action (an apply request's fields), checked and applied: ``Conflict``
+        (409) once the game is over, for another seat or a computer seat's turn; the game's
+        ``resolve`` (422 for an action not legal now); the engine's refusal as
+        ``IllegalAction``."""
+        game = self.game
+        if game.is_over:
+            raise Conflict("the game is over; create a new table to play again",
+                           field="table_id")
+        seat = game.current_player
+        wanted = request.get("seat")
+        if wanted is not None and wanted != seat:
+            raise Conflict(f"seat {seat} decides now, not seat {wanted}", field="seat")
+        if self.players[seat] is not None:
+            raise Conflict(f"seat {seat} is played by the computer ({self.seats[seat]}); "
+                           "POST /v1/tables/ID/advance lets it move", field="seat")
+        action = self.resolve(request)
+        try:
+            self.apply(action, self.steps_of(action))
+        except IllegalActionError as exc:  # the engine's last word; nothing changed
+            raise IllegalAction(str(exc), field="action") from None
+
+    def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
+                clock: Callable[[], float] = time.perf_counter,
+                slow: SlowPool | None = None) -> list[dict]:
+        """Play computer seats until a person must decide, the game ends, ``max_decisions``
+        have been made or ``budget_s`` has passed (a seated expert's search stops by then too;
+        with ``slow`` it searches there, off this thread). Returns the moves made."""
+        moves: list[dict] = []
+        start = clock()
+
+        def left_s() -> float:  # read only by an expert's search, when it starts
+            return budget_s - (clock() - start)
+
+        while (len(moves) < max_decisions and self.to_move() == "computer"
+               and clock() - start < budget_s):
+            seat = self.game.current_player
+            try:
+                decision = self.computer_decision(left_s, slow)
+            except ServerBusy:
+                if moves:
+                    break  # the moves made stand; the next advance goes on
+                raise
+            try:
+                self.apply(decision.action, decision.steps)
+            except IllegalActionError:
+                # computer_decision checks every answer, so this is a player bug: the seat
+                # takes a legal action rather than stall the table.
+                decision = self.unstick()
+            moves.append(self.public_move(seat, decision))
+        return moves
+
+    # ------------------------------------------------------------------ each game's part
+    def apply_to_game(self, action: Any, steps: int) -> None:
+        """Apply ``action`` to the game with this game's own bookkeeping of the turn;
+        ``IllegalActionError`` from the engine changes nothing."""
+        raise NotImplementedError
+
+    def resolve(self, request: dict) -> Any:
+        """The engine action an apply request names, legal now; ``InvalidInput`` or
+        ``IllegalAction`` (422) naming the field otherwise."""
+        raise NotImplementedError
+
+    def steps_of(self, action: Any) -> int:
+        """The pre-roll steps a person's ``action`` counts for."""
+        return 1
+
+    def computer_decision(self, left_s: Callable[[], float], slow: SlowPool | None
+                          ) -> Decision:
+        """What the computer seat to move does, checked to be legal; ``left_s()``: the seconds
+        left for a search; ``ServerBusy`` when ``slow`` has no room for one."""
+        raise NotImplementedError
+
+    def unstick(self) -> Decision:
+        """After the engine refused a checked decision: a legal action, applied."""
+        raise NotImplementedError
+
+    def public_move(self, seat: int, decision: Decision) -> dict:
+        """A computer seat's move as ``advance`` reports it to every viewer."""
+        return {"seat": seat, "player": self.seats[seat], "text": str(decision.action),
+                "id": decision.id}
+
+
 class Table(TableBase):
     """A game of Byapar and who plays each seat. Use it only inside ``with table.locked():``."""
 
@@ -362,8 +463,9 @@ class Table(TableBase):
             self._stamp, self._pre_roll = self.game.turn_count, 0
         return self._pre_roll
 
-    def apply(self, action: Action, steps: int = 1) -> None:
-        """Apply a checked action (``IllegalActionError`` from the engine changes nothing)."""
+    def apply_to_game(self, action: Action, steps: int) -> None:
+        """The engine applies ``action``, with the seats' habits, the offers made this turn
+        and the count of the turn's pre-roll actions kept up to date."""
         game = self.game
         pre_roll = self.pre_roll_actions
         pre_roll_phase = game.phase == Phase.PRE_ROLL
@@ -376,9 +478,6 @@ class Table(TableBase):
         except IllegalActionError:
             self.habits.restore(undo)
             raise
-        if self.record is not None:
-            self.record.add(action)
-        self.version += 1
         if action.kind == ActionKind.OFFER_TRADE:
             # Only this turn's entries matter: the set holds a few entries at most.
             self._offered = {k for k in self._offered if k[0] == turn}
@@ -431,51 +530,42 @@ class Table(TableBase):
         vars(player).update(state)
         return Decision(action_from_json(out["action"]), out["id"], out["steps"])
 
-    def advance(self, max_decisions: int, budget_s: float = ADVANCE_BUDGET_S,
-                clock: Callable[[], float] = time.perf_counter,
-                slow: SlowPool | None = None) -> list[dict]:
-        """Play computer seats until a person must decide, the game ends, ``max_decisions``
-        have been made or ``budget_s`` has passed (an expert's search stops by then too).
-        Returns the moves made. With ``slow``, the expert searches there, off this thread."""
-        moves: list[dict] = []
-        start = clock()
-        while (len(moves) < max_decisions and self.to_move() == "computer"
-               and clock() - start < budget_s):
-            game = self.game
-            seat = game.current_player
-            pre_roll = self.pre_roll_actions
-            player = self.players[seat]
-            if isinstance(player, ExpertPlayer):
-                left = budget_s - (clock() - start)
-                player.deadline = time.perf_counter() + left  # bounds the search here
-                try:
-                    d = (self._expert_decision(slow, left) if slow is not None
-                         else decide(player, game, pre_roll, self.habits))
-                except ServerBusy:
-                    if moves:
-                        break  # the moves made stand; the next advance goes on
-                    raise
-                finally:
-                    player.deadline = math.inf
-            else:
-                d = decide(player, game, pre_roll, self.habits)
-            if d.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(d.action):
-                # An offer the person should not get: the seat does what it would do without
-                # offering (rolls, before the roll).
-                self.offers_held_back += 1
-                action = fallback(legal_engine_actions(game, pre_roll))
-                d = Decision(action, id_of(game, action), 1)
+    def resolve(self, request: dict) -> Action:
+        return legal.resolve(request, self.game, self.pre_roll_actions)
+
+    def steps_of(self, action: Action) -> int:
+        return steps_of(self.game, action)
+
+    def computer_decision(self, left_s: Callable[[], float], slow: SlowPool | None
+                          ) -> Decision:
+        """The seat's player decides (``decide``; a seated expert searches within
+        ``left_s()``, in ``slow`` when given); an offer to a person that ``offer_refusal``
+        holds back becomes what the seat would do without offering (rolls, before the roll)."""
+        game = self.game
+        pre_roll = self.pre_roll_actions
+        player = self.players[game.current_player]
+        if isinstance(player, ExpertPlayer):
+            left = left_s()
+            player.deadline = time.perf_counter() + left  # bounds the search here
             try:
-                self.apply(d.action, d.steps)
-            except IllegalActionError:
-                # decide() checks every answer, so this is a player bug: roll or take the first
-                # legal action rather than stall the table.
-                action = game.legal_actions()[0]
-                self.apply(action, steps_of(game, action))
-                d = Decision(action, id_of(game, action), 1)
-            moves.append({"seat": seat, "player": self.seats[seat], "text": str(d.action),
-                          "id": d.id})
-        return moves
+                decision = (self._expert_decision(slow, left) if slow is not None
+                            else decide(player, game, pre_roll, self.habits))
+            finally:
+                player.deadline = math.inf
+        else:
+            decision = decide(player, game, pre_roll, self.habits)
+        if decision.action.kind == ActionKind.OFFER_TRADE and self.offer_refusal(decision.action):
+            self.offers_held_back += 1
+            action = fallback(legal_engine_actions(game, pre_roll))
+            decision = Decision(action, id_of(game, action), 1)
+        return decision
+
+    def unstick(self) -> Decision:
+        """The engine's first legal action, applied."""
+        game = self.game
+        action = game.legal_actions()[0]
+        self.apply(action, steps_of(game, action))
+        return Decision(action, id_of(game, action), 1)
 
 
 class TableStore:
