@@ -15,14 +15,13 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from byapar_env.engine import Game, Rules, RulesError
 from byapar_env.games import available_games, find_game
 
 from . import businessman as bm
 from .errors import Conflict, InvalidInput, SeatSecretRequired
-from .limits import MAX_ROUNDS, MAX_SEED, MAX_STARTING_CASH
+from .limits import MAX_SEED
 from .roster import PERSON, Roster
-from .saves import load_game, read_table_save, table_save
+from .saves import table_save
 from .schemas import (
     Advance,
     ApplyAction,
@@ -30,7 +29,6 @@ from .schemas import (
     CreateTable,
     ErrorOut,
     Mute,
-    RulesIn,
     TableState,
 )
 from .slow import SlowPool
@@ -44,27 +42,8 @@ Viewer = Query(None, ge=0, le=5, description="Businessman tables: the person sea
                                              "now, else the first person seat)")
 
 
-def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
-    rules = rules or RulesIn()
-    if rules.rounds is not None and not 1 <= rules.rounds <= MAX_ROUNDS:
-        raise InvalidInput(f"rules.rounds must be null (until one player is left) or a whole "
-                           f"number from 1 to {MAX_ROUNDS}", field="rules.rounds")
-    if rules.abroad is not None:
-        raise InvalidInput("rules.abroad is an option of Businessman tables", field="rules.abroad")
-    if not 0 < rules.starting_cash <= MAX_STARTING_CASH:
-        raise InvalidInput(f"rules.starting_cash must be a positive multiple of 100 up to "
-                           f"{MAX_STARTING_CASH:,}", field="rules.starting_cash")
-    try:
-        return Rules(num_players=num_players, rounds=rules.rounds,
-                     starting_cash=rules.starting_cash, auctions=rules.auctions)
-    except RulesError as exc:
-        key = str(exc).split(" ", 1)[0]  # the engine's messages start with the option's name
-        field = "seats" if key == "num_players" else f"rules.{key}"
-        raise InvalidInput(f"{field}: {exc}", field=field) from None
-
-
 def _seat_names(roster: Roster, names: list | None, field: str, num_players: int | None,
-                game: str = "byapar") -> list[str]:
+                game: str) -> list[str]:
     if names is None:
         allowed = roster.offered[game]
         raise InvalidInput(f"{field} is needed: one entry per seat, 2 to 6, each \"person\" or "
@@ -101,8 +80,11 @@ def _game_of(body: CreateTable) -> str:
     return named or told or available_games()[0]
 
 
-def _new_businessman_table(body: CreateTable, roster: Roster, store: TableStore
-                           ) -> bm.BusinessmanTable:
+def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> TableBase:
+    """The table a create request describes, fully checked; nothing is stored yet. The checks
+    are the same for every game; the game's table class (``TABLE_KINDS``) reads its saves and
+    makes its new games."""
+    kind = TABLE_KINDS[_game_of(body)]
     saved_game = None if _is_name(body.game) else body.game
     if saved_game is not None and body.save is not None:
         raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
@@ -110,51 +92,24 @@ def _new_businessman_table(body: CreateTable, roster: Roster, store: TableStore
     if (saved_game is not None or body.save is not None) and body.rules is not None:
         raise InvalidInput("a saved game brings its own rules: leave out 'rules'", field="rules")
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+    more: dict = {}  # the table's own arguments from a save (Byapar's pre-roll count)
     if body.save is not None:
-        saved, game = bm.read_table_save(body.save)
+        saved, game, more = kind.read_save(body.save)
         field = "seats" if body.seats is not None else "save.seats"
         names = _seat_names(roster, body.seats if body.seats is not None else saved, field,
-                            game.num_players, "businessman")
+                            game.num_players, kind.game_name)
     elif saved_game is not None:
-        game = bm.load_game(saved_game, "game")
-        names = _seat_names(roster, body.seats, "seats", game.num_players, "businessman")
+        game = kind.load_game(saved_game, "game")
+        names = _seat_names(roster, body.seats, "seats", game.num_players, kind.game_name)
     else:
-        names = _seat_names(roster, body.seats, "seats", None, "businessman")
-        game = bm.Game(bm.make_rules(body.rules, len(names)), seed=seed)
-    return bm.BusinessmanTable(store.new_id(), names, game, roster, seed % 2**31)
+        names = _seat_names(roster, body.seats, "seats", None, kind.game_name)
+        game = kind.new_game(body.rules, len(names), seed)
+    return kind(store.new_id(), names, game, roster, seed % 2**31, **more)
 
 
-def _new_table(body: CreateTable, roster: Roster, store: TableStore) -> TableBase:
-    """The table a create request describes, fully checked; nothing is stored yet."""
-    return _NEW_TABLE[_game_of(body)](body, roster, store)
-
-
-def _new_byapar_table(body: CreateTable, roster: Roster, store: TableStore) -> Table:
-    if _is_name(body.game):
-        body = body.model_copy(update={"game": None})
-    if sum(x is not None for x in (body.game, body.save)) > 1:
-        raise InvalidInput("give a saved game in 'game' or a table save in 'save', not both",
-                           field="save")
-    if (body.game is not None or body.save is not None) and body.rules is not None:
-        raise InvalidInput("a saved game brings its own rules: leave out 'rules'", field="rules")
-    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
-    pre_roll = 0
-    if body.save is not None:
-        saved, game, pre_roll = read_table_save(body.save)
-        field = "seats" if body.seats is not None else "save.seats"
-        names = _seat_names(roster, body.seats if body.seats is not None else saved, field,
-                            game.num_players)
-    elif body.game is not None:
-        game = load_game(body.game, "game")
-        names = _seat_names(roster, body.seats, "seats", game.num_players)
-    else:
-        names = _seat_names(roster, body.seats, "seats", None)
-        game = Game(make_rules(body.rules, len(names)), seed=seed)
-    return Table(store.new_id(), names, game, roster, seed % 2**31, pre_roll)
-
-
-# Each game's table maker, by the game's name (byapar_env.games).
-_NEW_TABLE = {"byapar": _new_byapar_table, "businessman": _new_businessman_table}
+# Each game's table class, by the game's name (byapar_env.games).
+TABLE_KINDS: dict[str, type[TableBase]] = {kind.game_name: kind
+                                           for kind in (Table, bm.BusinessmanTable)}
 
 
 def _fingerprint(kind: str, body: ApplyAction | Advance, held: set[int] | None = None) -> str:

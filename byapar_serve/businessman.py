@@ -130,6 +130,19 @@ class BusinessmanTable(TableBase):
     def make_player(self, roster: Roster, name: str, seed: int) -> BusinessmanPlayer:
         return roster.make_businessman(name, seed)
 
+    @staticmethod
+    def read_save(data: dict) -> tuple[list, Game, dict]:
+        seats, game = read_table_save(data)
+        return seats, game, {}
+
+    @staticmethod
+    def load_game(data: object, field: str) -> Game:
+        return load_game(data, field)
+
+    @staticmethod
+    def new_game(rules: object, num_players: int, seed: int) -> Game:
+        return Game(make_rules(rules, num_players), seed=seed)
+
     chance_kind = "share of net worth with expected rents"
 
     def encode_action(self, action: Action) -> object:

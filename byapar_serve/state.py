@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import TYPE_CHECKING
 
 from byapar_env.driver import PRE_ROLL_CAP
 from byapar_env.engine import Game
@@ -14,7 +15,9 @@ from byapar_env.engine.serialize import game_to_dict
 from .legal import bid_range, legal_entries, offer_view, trade_options
 from .limits import API_VERSION
 from .roster import PERSON
-from .tables import Table
+
+if TYPE_CHECKING:  # a type only (tables imports saves, which imports this module)
+    from .tables import Table
 
 
 def game_snapshot(game: Game, hide_chance: bool = False) -> dict:

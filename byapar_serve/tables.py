@@ -4,8 +4,8 @@ computer players), and a lock; and the store that holds at most ``MAX_TABLES`` o
 Both games' tables play through ``TableBase``: one move loop (``advance``: computer seats play
 until a person must act), one check of a person's action (``act``) and one ``apply`` (the
 record for replays, the version). Each game's table class gives only its own parts, as hooks:
-how a computer seat decides, how a request names an action and what its engine's apply keeps
-count of.
+how a computer seat decides, how a request names an action, what its engine's apply keeps
+count of, and how its saves and new games are read and made.
 
 Every request on a table runs under that table's own lock, so two requests on one table never
 interleave and a request on one table never waits for another table. The store's lock guards
@@ -40,17 +40,26 @@ from byapar_agents.businessman import LearnedBusinessmanPlayer
 from byapar_agents.deals import offer_key
 from byapar_agents.value import ValueNet, shipped_value
 from byapar_env.driver import legal_engine_actions
-from byapar_env.engine import Action, ActionKind, Game, IllegalActionError, Phase
+from byapar_env.engine import (
+    Action,
+    ActionKind,
+    Game,
+    IllegalActionError,
+    Phase,
+    Rules,
+    RulesError,
+)
 from byapar_env.engine.serialize import game_to_dict
 from byapar_env.habits import Habits
 
-from . import legal
+from . import legal, saves
 from .codec import action_from_json, action_to_json
 from .database import Database, VersionTaken
 from .decide import Decision, decide, fallback, id_of, steps_of
 from .errors import (
     Conflict,
     IllegalAction,
+    InvalidInput,
     NotFound,
     ReplayUnavailable,
     ServerBusy,
@@ -65,11 +74,14 @@ from .limits import (
     MAX_REFUSALS,
     MAX_REPLAY_BYTES,
     MAX_REPLAY_KEYS,
+    MAX_ROUNDS,
+    MAX_STARTING_CASH,
     MAX_TABLE_QUEUE,
     MAX_TABLES,
 )
 from .replay import GameRecord, read_record, record_json, replay_summary
 from .roster import PERSON, Roster
+from .schemas import RulesIn
 from .slow import ANSWER_BY_SHARE, KEEP_IN_WORKER, Late, SlowPool, expert_job, expert_state
 
 # What a computer seat's snapshot leaves out: the networks a player shares with every table
@@ -99,6 +111,28 @@ def unwanted(offer: Action) -> bool:
     asks = bool(offer.take) or offer.amount < 0
     gives = bool(offer.give) or offer.amount > 0
     return asks and not gives
+
+
+def make_rules(rules: RulesIn | None, num_players: int) -> Rules:
+    """Byapar's options from a create request's ``rules``: ``rounds``, ``starting_cash`` and
+    ``auctions``; Businessman's ``abroad`` is refused."""
+    rules = rules or RulesIn()
+    if rules.rounds is not None and not 1 <= rules.rounds <= MAX_ROUNDS:
+        raise InvalidInput(f"rules.rounds must be null (until one player is left) or a whole "
+                           f"number from 1 to {MAX_ROUNDS}", field="rules.rounds")
+    if rules.abroad is not None:
+        raise InvalidInput("rules.abroad is an option of Businessman tables", field="rules.abroad")
+    if not 0 < rules.starting_cash <= MAX_STARTING_CASH:
+        raise InvalidInput(f"rules.starting_cash must be a positive multiple of 100 up to "
+                           f"{MAX_STARTING_CASH:,}", field="rules.starting_cash")
+    try:
+        return Rules(num_players=num_players, rounds=rules.rounds,
+                     starting_cash=rules.starting_cash, auctions=rules.auctions)
+    except RulesError as exc:
+        key = str(exc).split(" ", 1)[0]  # the engine's messages start with the option's name
+        field = "seats" if key == "num_players" else f"rules.{key}"
+        raise InvalidInput(f"{field}: {exc}", field=field) from None
+
 
 
 class TableBase:
@@ -190,6 +224,23 @@ class TableBase:
 
     def make_player(self, roster: Roster, name: str, seed: int) -> object:
         """A computer player of this table's game for one seat."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ games to seat
+    @staticmethod
+    def read_save(data: dict) -> tuple[list, Any, dict]:
+        """Seats (names not yet checked), game and the table's other arguments from a table
+        save of this game (``GET .../save``); ``BadSavedGame`` naming the field otherwise."""
+        raise NotImplementedError
+
+    @staticmethod
+    def load_game(data: object, field: str) -> Any:
+        """The engine's saved game of this game in ``data``, checked; ``BadSavedGame``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def new_game(rules: RulesIn | None, num_players: int, seed: int) -> Any:
+        """A new game with a create request's ``rules``; ``InvalidInput`` naming the option."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ replays
@@ -443,6 +494,19 @@ class Table(TableBase):
 
     def make_player(self, roster: Roster, name: str, seed: int) -> object:
         return roster.make(name, seed)
+
+    @staticmethod
+    def read_save(data: dict) -> tuple[list, Game, dict]:
+        seats, game, pre_roll = saves.read_table_save(data)
+        return seats, game, {"pre_roll_actions": pre_roll}
+
+    @staticmethod
+    def load_game(data: object, field: str) -> Game:
+        return saves.load_game(data, field)
+
+    @staticmethod
+    def new_game(rules: RulesIn | None, num_players: int, seed: int) -> Game:
+        return Game(make_rules(rules, num_players), seed=seed)
 
     chance_kind = "value network"
 
