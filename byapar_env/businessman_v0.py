@@ -520,7 +520,7 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
 def render_text(game: Game) -> str:
     """The table in a few lines of text (public figures only)."""
     lines = [f"Round {game.round}, seat {game.turn} to play; deciding: seat "
-             f"{game.current_player} ({game.phase.name}); prices "
+             f"{game.current_player} ({game.phase.shown_name}); prices "
              + ", ".join(f"{c} {p}" for c, p in zip(bm_board.COLOURS, game.prices, strict=True))]
     for s in range(game.num_players):
         if game.bankrupt[s]:

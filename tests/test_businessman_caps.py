@@ -134,7 +134,7 @@ def test_after_12_steps_of_a_proposal_only_submit_and_cancel_are_left() -> None:
     with pytest.raises(IllegalActionError):
         env.step(ACTION_ID[bm_actions.give_cash(1_000)])
     env.step(ACTION_ID[bm_actions.SUBMIT_TRADE])
-    assert env.game.phase == Phase.TRADE_RESPONSE and env.game.current_player == 1
+    assert env.game.phase == Phase.TRADE_ANSWER and env.game.current_player == 1
 
 
 def test_an_empty_proposal_at_the_step_cap_can_only_be_cancelled() -> None:
@@ -202,7 +202,7 @@ class Looper(BusinessmanPlayer):
                 return picks[-1]
             return (bm_actions.SUBMIT_TRADE if bm_actions.SUBMIT_TRADE in legal
                     else bm_actions.CANCEL_TRADE)
-        if phase == Phase.TRADE_RESPONSE:
+        if phase == Phase.TRADE_ANSWER:
             return bm_actions.REJECT_TRADE
         return legal[-1]
 

@@ -123,6 +123,40 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
         g.apply(actions.ROLL)
 
 
+def test_three_phases_take_byapars_names_and_the_old_ones_still_read() -> None:
+    """Businessman's phases are named as Byapar's where the decision is the same. The old names
+    read as the same members for one release, with a DeprecationWarning pointing at the reader,
+    and remain the names text shows: an illegal action's message and the rendered table (a
+    damaged save's message: DAMAGE above). Saves hold the numbers, which are unchanged."""
+    from byapar_env.businessman_v0 import render_text
+
+    renamed = {"BUY_OFFER": Phase.BUY, "TRADE_RESPONSE": Phase.TRADE_ANSWER,
+               "RAISE_FUNDS": Phase.RAISE_CASH}
+    assert [int(member) for member in renamed.values()] == [3, 2, 9]
+    for old, member in renamed.items():
+        with pytest.warns(DeprecationWarning,
+                          match=rf"Phase\.{old} is deprecated: use Phase\.{member.name}\b") as got:
+            assert getattr(Phase, old) is member
+        assert [w.filename for w in got] == [__file__]
+        with pytest.warns(DeprecationWarning, match=old) as got:
+            assert Phase[old] is member
+        assert [w.filename for w in got] == [__file__]
+        assert member.shown_name == old
+    assert [p.name for p in Phase if p.shown_name != p.name] == ["TRADE_ANSWER", "BUY",
+                                                                 "RAISE_CASH"]
+    assert not set(renamed) & set(Phase.__members__)
+    with pytest.raises(AttributeError, match="'Phase' has no attribute 'BUY_OFER'"):
+        Phase.BUY_OFER  # noqa: B018 (the read is the test)
+    with pytest.raises(KeyError):
+        Phase["BUY_OFER"]
+    g = new()
+    roll(g, 2, 4)
+    assert g.phase == Phase.BUY
+    with pytest.raises(IllegalActionError, match=r"for seat 0 in BUY_OFFER: "):
+        g.apply(actions.ROLL)
+    assert "deciding: seat 0 (BUY_OFFER); prices" in render_text(g)
+
+
 def test_actions_read_in_words() -> None:
     assert str(actions.ROLL) == "roll"
     assert str(actions.build_branch(6)) == "build a branch on Bakery"
@@ -197,7 +231,7 @@ DAMAGE = {
     "a building on a bank lot": (lambda d: (d["owner"].__setitem__(1, -1),
                                             d["level"].__setitem__(1, 2)), "level"),
     "a bad phase": (lambda d: d.update(phase=42), "phase"),
-    "a buy offer with no lot": (lambda d: d.update(phase=int(Phase.BUY_OFFER)), "BUY_OFFER"),
+    "a buy offer with no lot": (lambda d: d.update(phase=int(Phase.BUY)), "BUY_OFFER"),
     "a bad task": (lambda d: d.update(tasks=[[9, 9]]), "tasks"),
     "an unknown field": (lambda d: d.update(extra=1), "unknown"),
     "a missing field": (lambda d: d.pop("owner"), "owner"),

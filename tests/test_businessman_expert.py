@@ -160,7 +160,7 @@ def test_a_single_legal_action_is_answered_at_once() -> None:
     game = new(2)
     game.cash[0] = 1_000  # too little to buy the lot landed on
     land(game, 0, 1)
-    assert game.phase == Phase.BUY_OFFER and len(game.legal_actions()) == 1
+    assert game.phase == Phase.BUY and len(game.legal_actions()) == 1
     expert = _fast()
 
     def no_search(*args, **kwargs):
@@ -244,7 +244,7 @@ def test_a_chosen_trade_proposal_is_composed_as_planned() -> None:
     game.apply(medium.actions[0])
     while game.phase == Phase.TRADE_COMPOSE:
         game.apply(expert.choose(game, 0, game.legal_actions()))
-    assert game.phase == Phase.TRADE_RESPONSE and game.trade.take == [9]
+    assert game.phase == Phase.TRADE_ANSWER and game.trade.take == [9]
 
 
 def test_a_proposal_the_policy_would_cancel_is_started_and_cancelled() -> None:

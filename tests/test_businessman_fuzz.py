@@ -26,7 +26,7 @@ def check_invariants(g: Game) -> None:
     if not g.is_over:
         assert g.legal_actions(), "no legal action while the game is on"
         assert not g.bankrupt[g.current_player]
-        if g.phase == Phase.RAISE_FUNDS:
+        if g.phase == Phase.RAISE_CASH:
             assert g.cash[g.current_player] < g.debt_owed() <= g.liquidation_value(
                 g.current_player)
     else:

@@ -127,9 +127,9 @@ def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
     assert swapped.choose(game, 0, legal) == actions.play_card(0, YELLOW, True)
     assert PhaseSwap(_policy(), frozenset({Phase.PICK_COLOUR})).choose(game, 0, legal) == \
         actions.play_card(0, RED, True)
-    assert main(["--player", "hard", "--games", "2", "--swap", "none,BUY_OFFER+FORK"]) == 0
+    assert main(["--player", "hard", "--games", "2", "--swap", "none,BUY+FORK"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].startswith("none ") and out[2].startswith("BUY_OFFER+FORK ")
+    assert out[1].startswith("none ") and out[2].startswith("BUY+FORK ")
     with pytest.raises(SystemExit):
         main(["--swap", "DICE"])
     assert "unknown phase 'DICE'" in capsys.readouterr().err

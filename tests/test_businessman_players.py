@@ -110,7 +110,7 @@ def test_medium_buys_the_last_lot_of_a_group_for_its_worth_and_then_builds() -> 
     # offered in whole thousands.
     assert steps == ([actions.start_trade(1), actions.take_lot(9)]
                      + [actions.give_cash(10_000)] * 4 + [actions.SUBMIT_TRADE])
-    assert game.phase == Phase.TRADE_RESPONSE and game.trade.cash == 40_000
+    assert game.phase == Phase.TRADE_ANSWER and game.trade.cash == 40_000
     assert EasyPlayer().choose(game, 1, game.legal_actions()) == actions.ACCEPT_TRADE
     game.apply(actions.ACCEPT_TRADE)
     assert game.owner[9] == 0 and game.cash[0] == 210_000
@@ -172,7 +172,7 @@ def test_medium_pledges_before_selling_buildings_and_redeems_before_forfeiting()
     give(game, 0, 16)
     game.cash[0] = 10_000
     land(game, 0, 4)  # Penalty: 30,000
-    assert game.phase == Phase.RAISE_FUNDS
+    assert game.phase == Phase.RAISE_CASH
     assert MediumPlayer().choose(game, 0, game.legal_actions()) == actions.mortgage(16)
     game = new(2)
     give(game, 0, 16, mortgaged=True)

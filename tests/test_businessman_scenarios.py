@@ -76,7 +76,7 @@ def test_02_an_empty_colour_cannot_be_picked() -> None:
 def test_03_buy_rent_doubling_decline() -> None:
     g = new()
     roll(g, 2, 4)
-    assert g.phase == Phase.BUY_OFFER and g.pending_cell == 6
+    assert g.phase == Phase.BUY and g.pending_cell == 6
     g.apply(actions.buy(6))
     assert g.cash[0] == 220_000 and g.owner[6] == 0
     roll(g, 2, 4)  # B from 0
@@ -93,7 +93,7 @@ def test_03_buy_rent_doubling_decline() -> None:
     assert g.cash[1] == 241_000 and g.cash[0] == 229_000  # pledged: no rent
     put(g, 1, 9)
     roll(g, 1, 1, seat=1)
-    assert g.phase == Phase.BUY_OFFER and g.pending_cell == 11
+    assert g.phase == Phase.BUY and g.pending_cell == 11
     g.apply(actions.decline(11))
     assert g.owner[11] == -1 and g.cash[1] == 241_000
     assert g.phase == Phase.PRE_ROLL and g.current_player == 0  # no auction
@@ -133,7 +133,7 @@ def test_05_supermarket() -> None:
     g = new()
     put(g, 1, 10)
     roll(g, 1, 1, seat=1)
-    assert g.cash[1] == 230_000 and g.phase == Phase.BUY_OFFER
+    assert g.cash[1] == 230_000 and g.phase == Phase.BUY
     g.apply(actions.buy(12))
     assert g.cash[1] == 180_000 and g.owner[12] == 1
     bank = g.bank_received
@@ -323,7 +323,7 @@ def test_10_three_three_gives_a_session_before_the_move() -> None:
     roll(g, 3, 3)
     assert g.phase == Phase.EXCHANGE_CARD and g.position[0] == 0
     skip_session(g)
-    assert g.position[0] == 6 and g.phase == Phase.BUY_OFFER
+    assert g.position[0] == 6 and g.phase == Phase.BUY
     g.apply(actions.decline(6))
     assert g.current_player == 1 and g.turn == 1
 
@@ -439,7 +439,7 @@ def test_16_motorway_trip() -> None:
     assert g.cash[0] == 245_000 and g.position[0] == 35 and g.track[0] == board.BIG
     assert g.current_player == 1  # no Broker offer; the turn ended
     roll(g, 1, 1, seat=0)
-    assert g.position[0] == 37 and g.phase == Phase.BUY_OFFER
+    assert g.position[0] == 37 and g.phase == Phase.BUY
 
 
 def test_16_motorway_variants() -> None:
@@ -599,7 +599,7 @@ def test_18a_purchase_abroad_from_the_hotel() -> None:
     g = _hotel()
     g.force_dice((2, 4))
     g.apply(actions.hotel(board.HOTEL_ABROAD_PURCHASE))
-    assert g.phase == Phase.BUY_OFFER and g.pending_cell == 46
+    assert g.phase == Phase.BUY and g.pending_cell == 46
     g.apply(actions.buy(46))
     assert g.cash[0] == 170_000 and g.owner[46] == 0
     assert g.position[0] == 20 and g.track[0] == board.BIG
@@ -651,7 +651,7 @@ def test_19_customs_and_abroad() -> None:
     assert g.supply == [supply[0] + 1, supply[1], supply[2] + 1, supply[3]]
     assert g.position[0] == 40 and g.track[0] == board.ABROAD
     roll(g, 4, 5, seat=0)
-    assert g.position[0] == 49 and g.phase == Phase.BUY_OFFER
+    assert g.position[0] == 49 and g.phase == Phase.BUY
     g.apply(actions.buy(49))
     assert g.cash[0] == 175_000
     roll(g, 3, 4, seat=0)
@@ -715,7 +715,7 @@ def test_21_raising_funds() -> None:
     g.cash[1] = 20_000
     give(g, 1, 6)
     land(g, 1, 4)
-    assert g.phase == Phase.RAISE_FUNDS and g.current_player == 1
+    assert g.phase == Phase.RAISE_CASH and g.current_player == 1
     assert g.legal_actions() == [actions.mortgage(6)]
     g.apply(actions.mortgage(6))
     assert g.cash[1] == 5_000 and g.phase == Phase.PRE_ROLL and g.current_player == 0
@@ -764,7 +764,7 @@ def test_23_trade() -> None:
                    actions.take_lot(8), actions.take_share(RED)):
         g.apply(action)
     g.apply(actions.SUBMIT_TRADE)
-    assert g.phase == Phase.TRADE_RESPONSE and g.current_player == 1
+    assert g.phase == Phase.TRADE_ANSWER and g.current_player == 1
     g.apply(actions.ACCEPT_TRADE)
     assert g.owner[8] == 0 and g.owner[6] == 1
     assert g.cash == [230_000, 270_000]

@@ -241,7 +241,7 @@ def _seen(client: TestClient, data: dict, seats: list[str], query: str = "") -> 
     return state
 
 
-@pytest.mark.parametrize("phase", [Phase.PRE_ROLL, Phase.EXCHANGE_CARD, Phase.BUY_OFFER])
+@pytest.mark.parametrize("phase", [Phase.PRE_ROLL, Phase.EXCHANGE_CARD, Phase.BUY])
 def test_another_seats_hand_never_reaches_the_viewer(client: TestClient, phase: Phase) -> None:
     game = game_at(phase)
     data = saved(game)
@@ -255,6 +255,21 @@ def test_another_seats_hand_never_reaches_the_viewer(client: TestClient, phase: 
     assert _seen(client, _other_hand(data, other), seats) == mine
     # The viewer's own hand is shown: changing it changes what the viewer sees.
     assert _seen(client, _other_hand(data, viewer), seats)["hand"] != mine["hand"]
+
+
+@pytest.mark.parametrize(("phase", "shown"), [
+    (Phase.BUY, "BUY_OFFER"), (Phase.TRADE_ANSWER, "TRADE_RESPONSE"),
+    (Phase.RAISE_CASH, "RAISE_FUNDS"), (Phase.FORK, "FORK")])
+def test_the_status_names_a_phase_as_it_always_has(client: TestClient, phase: Phase,
+                                                   shown: str) -> None:
+    """Three phases took Byapar's names in the engine; the server's status still sends the
+    names a client has always read (the schema's list)."""
+    game = game_at(phase)
+    seats = ["hard"] * 3
+    seats[game.current_player] = "person"
+    r = client.post("/v1/tables", json={"game": saved(game), "seats": seats})
+    assert r.status_code == 201, r.text
+    assert r.json()["status"]["phase"] == shown
 
 
 def test_a_computers_card_is_shown_without_its_hand_slot(client: TestClient) -> None:
@@ -356,7 +371,7 @@ def test_a_bad_save_is_refused(client: TestClient, label: str, body: dict, field
 
 
 # ---------------------------------------------------------------------- decide
-@pytest.mark.parametrize("phase", [Phase.PRE_ROLL, Phase.BUY_OFFER, Phase.EXCHANGE_CARD,
+@pytest.mark.parametrize("phase", [Phase.PRE_ROLL, Phase.BUY, Phase.EXCHANGE_CARD,
                                    Phase.EXCHANGE_TRADE, Phase.FORK])
 @pytest.mark.parametrize("player", PLAYERS)
 def test_decide_answers_a_legal_action(client: TestClient, phase: Phase, player: str) -> None:

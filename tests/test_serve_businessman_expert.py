@@ -26,7 +26,7 @@ def buy_offer(seed: int = 0) -> Game:
     """A seeded game of random play stopped at its first offer to buy a lot it can pay for."""
     game = Game(Rules(num_players=3), seed=seed)
     rng = random.Random(seed)
-    while not (game.phase == Phase.BUY_OFFER and len(game.legal_actions()) == 2):
+    while not (game.phase == Phase.BUY and len(game.legal_actions()) == 2):
         game.apply(rng.choice(game.legal_actions()))
     return game
 
@@ -109,7 +109,7 @@ def test_an_experts_memory_carries_its_seeds_to_another_copy() -> None:
     again = game.clone()
     again.apply(first)
     medium = make_agent("medium")
-    while not (again.phase == Phase.BUY_OFFER and len(again.legal_actions()) == 2):
+    while not (again.phase == Phase.BUY and len(again.legal_actions()) == 2):
         again.apply(medium.choose(again, again.current_player, again.legal_actions()))
     s, moves = again.current_player, again.legal_actions()
     assert one.choose(again, s, moves) == two.choose(again, s, moves)

@@ -188,7 +188,7 @@ class MediumPlayer(BusinessmanPlayer):
         self._plan = []
         if ph == Phase.PRE_ROLL:
             return self._pre_roll(game, seat, legal)
-        if ph == Phase.BUY_OFFER:
+        if ph == Phase.BUY:
             return self._buy(game, seat, legal)
         if ph == Phase.FORK:
             return self._fork(game, seat, legal)
@@ -207,10 +207,10 @@ class MediumPlayer(BusinessmanPlayer):
                 if sells:
                     return max(sells, key=lambda a: game.prices[a.colour])
             return actions.END_SESSION
-        if ph == Phase.TRADE_RESPONSE:
+        if ph == Phase.TRADE_ANSWER:
             ok = actions.ACCEPT_TRADE in legal and self.trade_gain(game, seat) > 0
             return actions.ACCEPT_TRADE if ok else actions.REJECT_TRADE
-        if ph == Phase.RAISE_FUNDS:
+        if ph == Phase.RAISE_CASH:
             return self._raise(game, seat, legal)
         return legal[0]
 

@@ -56,7 +56,7 @@ class EasyPlayer(BusinessmanPlayer):
                 if a.kind in _BUILD_COST and cash - _BUILD_COST[a.kind][a.arg] >= EASY_RESERVE:
                     return a
             return actions.ROLL
-        if ph == Phase.BUY_OFFER:
+        if ph == Phase.BUY:
             c = game.pending_cell
             if actions.buy(c) in legal and cash - purchase_price(c) >= EASY_RESERVE:
                 return actions.buy(c)
@@ -69,7 +69,7 @@ class EasyPlayer(BusinessmanPlayer):
             return actions.SKIP_CARD
         if ph == Phase.EXCHANGE_TRADE:
             return actions.END_SESSION
-        if ph == Phase.TRADE_RESPONSE:
+        if ph == Phase.TRADE_ANSWER:
             t = game.trade
             # The proposer gives t.give, t.shares and t.cash (signed) and takes t.take.
             value_in = list_value(game, seat, t.give, [max(x, 0) for x in t.shares],
@@ -80,7 +80,7 @@ class EasyPlayer(BusinessmanPlayer):
                 else actions.REJECT_TRADE
         if ph == Phase.TRADE_COMPOSE:
             return actions.CANCEL_TRADE
-        if ph == Phase.RAISE_FUNDS:
+        if ph == Phase.RAISE_CASH:
             pledges = [a for a in legal if a.kind == ActionKind.MORTGAGE]
             if pledges:
                 return min(pledges, key=lambda a: _PRICE[a.arg])

@@ -100,7 +100,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
     ACTION = Action
     PRE_ROLL = Phase.PRE_ROLL
     GAME_OVER = Phase.GAME_OVER
-    RAISE_PHASE = Phase.RAISE_FUNDS
+    RAISE_PHASE = Phase.RAISE_CASH
     RAISE_WORD = "funds"
     DICE_SIDES = _SIDES
     FINISH_CLEARS = (("pending_cell", -1), ("fork", -1), ("picks_left", 0), ("trade", None),
@@ -241,7 +241,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
                     if s != p and not bankrupt[s]:
                         acts.append(actions._START_TRADE[s])
             return acts
-        if ph == _P.BUY_OFFER:
+        if ph == _P.BUY:
             c = self.pending_cell
             if self.cash[p] >= _PRICE[c]:
                 return [actions._BUY[c], actions._DECLINE[c]]
@@ -261,13 +261,13 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         if ph == _P.HOTEL_MENU:
             opts = actions._HOTEL_OPTIONS
             return list(opts) if self.rules.abroad_enabled else list(opts[1:])
-        if ph == _P.RAISE_FUNDS:
+        if ph == _P.RAISE_CASH:
             acts: list[Action] = []
             self._cell_actions(p, False, acts, _OWNABLES)
             return acts
         if ph == _P.TRADE_COMPOSE:
             return self._compose_actions(p)
-        if ph == _P.TRADE_RESPONSE:
+        if ph == _P.TRADE_ANSWER:
             if self._trade_error() is None:
                 return [actions.ACCEPT_TRADE, actions.REJECT_TRADE]
             return [actions.REJECT_TRADE]
@@ -324,6 +324,9 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         sh = self.shares[p]
         return sum(sh[c] // 2 * self.prices[c] for c in _COLOURS) * _POINT
 
+    def _phase_shown(self) -> str:
+        return self.phase.shown_name  # the names the messages had before the phases took Byapar's
+
     def _illegal_reason(self, action: object) -> str | None:
         if self.phase == _P.GAME_OVER:
             return "the game is over"
@@ -340,7 +343,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
         k, arg, colour, down = a
         ph = self.phase
         p = self.current_player
-        if ph == _P.PRE_ROLL or ph == _P.RAISE_FUNDS:
+        if ph == _P.PRE_ROLL or ph == _P.RAISE_CASH:
             pre = ph == _P.PRE_ROLL
             if k in _PRE_ROLL_CELL_KINDS:
                 if not pre and k != K.MORTGAGE and k != K.SELL_BUILDING:
@@ -524,7 +527,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             log.append(f"seat {p} starts a trade proposal to seat {arg}")
         elif k == K.SUBMIT_TRADE:
             t = self.trade
-            self.phase = _P.TRADE_RESPONSE
+            self.phase = _P.TRADE_ANSWER
             self.current_player = t.target
             log.append(f"seat {p} proposes to seat {t.target}: {self.trade_text(t)}")
         elif k == K.CANCEL_TRADE:
@@ -553,7 +556,7 @@ class Game(TradeRules, ExchangeRules, BoardMoves, HiddenInformation, TableGame):
             c = t[1]
             if self.owner[c] == BANK and not self.bankrupt[self.turn]:
                 self.pending_cell = c
-                self.phase = _P.BUY_OFFER
+                self.phase = _P.BUY
                 self.current_player = self.turn
                 return True
         elif code == T_SESSION:

@@ -16,7 +16,8 @@ other's. Anything wrong raises ``GameStateError`` naming the field.
 
 from __future__ import annotations
 
-from enum import IntEnum
+import warnings
+from enum import EnumMeta, IntEnum
 from typing import TYPE_CHECKING, Any
 
 from ..core import schema
@@ -36,22 +37,57 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
+# Three phases took the names Byapar's phases have for the same decisions. Their old names
+# (``Phase.BUY_OFFER``, ``Phase["BUY_OFFER"]``) still read, with a DeprecationWarning, for one
+# release; and what leaves the engine as text (the server's status, error messages, the rendered
+# table) keeps showing the old names (``Phase.shown_name``), so a client reads what it always has.
+RENAMED_PHASES = {"TRADE_RESPONSE": "TRADE_ANSWER", "BUY_OFFER": "BUY", "RAISE_FUNDS": "RAISE_CASH"}
+_SHOWN_NAMES = {new: old for old, new in RENAMED_PHASES.items()}
 
 
-class Phase(IntEnum):
-    """What kind of decision the game is waiting for."""
+def _renamed(cls: EnumMeta, old: str) -> Any:
+    new = RENAMED_PHASES[old]
+    warnings.warn(f"Phase.{old} is deprecated: use Phase.{new}, Byapar's name for the same "
+                  "phase", DeprecationWarning, stacklevel=3)
+    return EnumMeta.__getitem__(cls, new)
+
+
+class _PhaseType(EnumMeta):
+    """Phase's type: reads a phase's old name as its new one, warning."""
+
+    def __getattr__(cls, name: str) -> Any:
+        if name in RENAMED_PHASES:
+            return _renamed(cls, name)
+        raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
+
+    def __getitem__(cls, name: str) -> Any:
+        if name in RENAMED_PHASES:
+            return _renamed(cls, name)
+        return super().__getitem__(name)
+
+
+class Phase(IntEnum, metaclass=_PhaseType):
+    """What kind of decision the game is waiting for. The names are Byapar's where the
+    decision is the same (``PRE_ROLL``, ``BUY``, ``TRADE_ANSWER``, ``RAISE_CASH``,
+    ``GAME_OVER``)."""
 
     PRE_ROLL = 0  # the turn's player: manage, trade, use a pass, roll
     TRADE_COMPOSE = 1  # the turn's player composes a proposal step by step
-    TRADE_RESPONSE = 2  # the seat offered the trade: accept or reject
-    BUY_OFFER = 3  # buy the unowned lot (or Supermarket) landed on, or not
+    TRADE_ANSWER = 2  # the seat offered the trade: accept or reject
+    BUY = 3  # buy the unowned lot (or Supermarket) landed on, or not
     FORK = 4  # yes or no at the motorway, roulette, customs or broker
     HOTEL_MENU = 5
     PICK_COLOUR = 6  # a colour for each share given
     EXCHANGE_CARD = 7  # play one Exchange card or none
     EXCHANGE_TRADE = 8  # buy and sell shares, then end the session
-    RAISE_FUNDS = 9  # a player owing more than their cash: sell buildings, pledge
+    RAISE_CASH = 9  # a player owing more than their cash: sell buildings, pledge
     GAME_OVER = 10
+
+    @property
+    def shown_name(self) -> str:
+        """The name the server's status, error messages and the rendered table show: the
+        member's name, or its old one for the three renamed phases."""
+        return _SHOWN_NAMES.get(self.name, self.name)
 
 
 # Task codes of the turn's work stack (tuples of ints, so a game saves as plain JSON).
@@ -288,23 +324,24 @@ def _check_phase(g: Game) -> None:
         if g.rules.max_rounds and g.round > g.rules.max_rounds:
             raise fail("round", f"at most {g.rules.max_rounds}", g.round)
     records = {
-        "trade": (g.trade, ph in (Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE), None),
-        "debt": (g.debt, ph == Phase.RAISE_FUNDS, None),
-        "pending_cell": (g.pending_cell, ph == Phase.BUY_OFFER, -1),
+        "trade": (g.trade, ph in (Phase.TRADE_COMPOSE, Phase.TRADE_ANSWER), None),
+        "debt": (g.debt, ph == Phase.RAISE_CASH, None),
+        "pending_cell": (g.pending_cell, ph == Phase.BUY, -1),
         "fork": (g.fork, ph == Phase.FORK, -1),
         "picks_left": (g.picks_left, ph == Phase.PICK_COLOUR, 0),
     }
     for name, (value, present, absent) in records.items():
         if (value != absent) != present:
-            raise fail(name, f"{'set' if present else repr(absent)} in phase {ph.name}", value)
-    if ph in (Phase.PRE_ROLL, Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE) and g.tasks:
-        raise fail("tasks", f"empty in phase {ph.name}", g.tasks)
-    if ph not in (Phase.GAME_OVER, Phase.TRADE_RESPONSE, Phase.RAISE_FUNDS) and p != turn:
-        raise fail("current_player", f"the turn's seat {turn} in phase {ph.name}", p)
-    if ph in (Phase.TRADE_COMPOSE, Phase.TRADE_RESPONSE):
+            raise fail(name, f"{'set' if present else repr(absent)} in phase {ph.shown_name}",
+                       value)
+    if ph in (Phase.PRE_ROLL, Phase.TRADE_COMPOSE, Phase.TRADE_ANSWER) and g.tasks:
+        raise fail("tasks", f"empty in phase {ph.shown_name}", g.tasks)
+    if ph not in (Phase.GAME_OVER, Phase.TRADE_ANSWER, Phase.RAISE_CASH) and p != turn:
+        raise fail("current_player", f"the turn's seat {turn} in phase {ph.shown_name}", p)
+    if ph in (Phase.TRADE_COMPOSE, Phase.TRADE_ANSWER):
         t = g.trade
         if t.target == turn or g.bankrupt[t.target] or (
-                ph == Phase.TRADE_RESPONSE and (p != t.target or t.is_empty())):
+                ph == Phase.TRADE_ANSWER and (p != t.target or t.is_empty())):
             raise fail("trade.target", "another seat still in (current_player when answering)",
                        t.target)
         if g.trades_made < 1:
@@ -314,10 +351,10 @@ def _check_phase(g: Game) -> None:
                     not board.IS_OWNABLE[c] or g.owner[c] != seat or g.mortgaged[c] or g.level[c]
                     for c in cells):
                 raise fail(f"trade.{side}", f"distinct bare unpledged lots of seat {seat}", cells)
-    elif ph == Phase.BUY_OFFER:
+    elif ph == Phase.BUY:
         if not board.IS_OWNABLE[g.pending_cell] or g.owner[g.pending_cell] != BANK:
             raise fail("pending_cell", "an unowned lot or the Supermarket", g.pending_cell)
-    elif ph == Phase.RAISE_FUNDS:
+    elif ph == Phase.RAISE_CASH:
         owed = sum(g.debt[3::2])
         if g.debt[1] != p or g.cash[p] >= owed or g.liquidation_value(p) < owed:
             raise fail("debt", f"a debt of current_player {p} above their cash and within what "

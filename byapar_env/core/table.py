@@ -167,6 +167,10 @@ class TableGame:
         """What is legal beside the listed actions, for the error message ('' if nothing)."""
         return ""
 
+    def _phase_shown(self) -> str:
+        """The phase's name in the error message (a game may show another than its member's)."""
+        return self.phase.name
+
     def _illegal_message(self, action: object, reason: str) -> str:
         # An action names itself safely whatever its fields; anything else is cut short.
         what = str(action) if isinstance(action, self.ACTION) else show(action)
@@ -176,7 +180,7 @@ class TableGame:
         shown = ", ".join(legal[:12]) + (f", ... ({len(legal)} in all)" if len(legal) > 12 else "")
         shown += self._also_legal()
         return (f"illegal action {what} for seat {self.current_player} in "
-                f"{self.phase.name}: {reason}. Legal now: {shown}")
+                f"{self._phase_shown()}: {reason}. Legal now: {shown}")
 
     # ------------------------------------------------------------------ chance
     def force_dice(self, *rolls: tuple[int, int]) -> None:
