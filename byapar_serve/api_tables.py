@@ -251,7 +251,8 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             if isinstance(table, bm.BusinessmanTable):
                 return _answer(store, table, before, body.idempotency_key, fingerprint,
                                seat=body.seat if held is None else deciding, held=held)
-            return _answer(store, table, before, body.idempotency_key, fingerprint)
+            # secret seats: the answer hides the dice and the deck order to come, as GET does
+            return _answer(store, table, before, body.idempotency_key, fingerprint, held=held)
 
         return await on_table(table_id, work)
 

@@ -172,11 +172,19 @@ def test_a_byapar_state_tells_nothing_of_the_dice_and_cards_to_come(client) -> N
     url = f"/v1/tables/{table['id']}"
     secret = {HEADER: table["secrets"]["seats"]["0"]}
     real = game_to_dict(client.app.state.store.get(table["id"]).game)
-    for shown in (client.get(url, headers=secret).json()["game"],
-                  client.get(f"{url}/save", headers=secret).json()["game"]):
+    shown_states = [client.get(url, headers=secret).json()["game"],
+                    client.get(f"{url}/save", headers=secret).json()["game"]]
+    for shown in shown_states:
         assert shown["rng"] != real["rng"] and shown["seed"] != real["seed"]
         assert {k: sorted(v) for k, v in shown["decks"].items()} == {
             k: sorted(v) for k, v in real["decks"].items()}  # the same cards, another order
         assert {k: v for k, v in shown.items() if k not in ("rng", "seed", "decks")} == {
             k: v for k, v in real.items() if k not in ("rng", "seed", "decks")}
         assert isinstance(game_from_dict(shown), Game)  # it still loads and plays
+    # The answer to an action hides them too (it showed the real generator and decks).
+    acted = client.post(f"{url}/actions", headers=secret, json={"seat": 0, "name": "roll"})
+    assert acted.status_code == 200, acted.text
+    real = game_to_dict(client.app.state.store.get(table["id"]).game)
+    shown = acted.json()["game"]
+    assert shown["rng"] != real["rng"] and shown["seed"] != real["seed"]
+    assert shown["position"] == real["position"] and shown["cash"] == real["cash"]
