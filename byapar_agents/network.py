@@ -121,11 +121,11 @@ BUSINESSMAN_FORMATS = ("businessman-policy",)
 def _businessman_game() -> dict:
     import hashlib
 
-    from byapar_env.businessman.action_table import ALL_ACTIONS
-    from byapar_env.businessman.action_table import NUM_ACTIONS as BM_ACTIONS
     from byapar_env.businessman.board import BOARD_HASH as BM_BOARD
-    from byapar_env.businessman.observation import OBSERVATION_SIZE as BM_SIZE
-    from byapar_env.businessman.observation import OBSERVATION_VERSION as BM_VERSION
+    from byapar_env.businessman_action_table import ALL_ACTIONS
+    from byapar_env.businessman_action_table import NUM_ACTIONS as BM_ACTIONS
+    from byapar_env.businessman_observation import OBSERVATION_SIZE as BM_SIZE
+    from byapar_env.businessman_observation import OBSERVATION_VERSION as BM_VERSION
 
     names = "\n".join(str(a) for a in ALL_ACTIONS).encode()
     return {"observation_version": BM_VERSION, "observation_size": BM_SIZE,

@@ -109,7 +109,7 @@ Observation
 ``{"observation": Box(float32, (1080,)), "action_mask": Box(int8, (402,))}``, from the
 observing agent's seat: player slot 0 is the observer, slot 1 the next seat in turn order, and
 so on. It is computed from ``Game.view(seat)`` alone
-(``byapar_env.businessman.observation.encode``), so it holds only what that seat may know:
+(``byapar_env.businessman_observation.encode``), so it holds only what that seat may know:
 
 - every lot and the Supermarket: the owner's slot, buildings, pledged, laps left before a
   pledge is forfeited, whole group held;
@@ -164,8 +164,8 @@ from .businessman import (
 )
 from .businessman import actions as bm_actions
 from .businessman import board as bm_board
-from .businessman.action_table import NUM_ACTIONS, action_to_string
-from .businessman.observation import (
+from .businessman_action_table import NUM_ACTIONS, action_to_string
+from .businessman_observation import (
     OBSERVATION_SIZE,
     OBSERVATION_VERSION,
     encode,

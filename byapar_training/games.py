@@ -72,9 +72,9 @@ def _byapar() -> TrainedGame:
 
 
 def _businessman() -> TrainedGame:
-    from byapar_env.businessman.action_table import NUM_ACTIONS
     from byapar_env.businessman.board import FIGURES
-    from byapar_env.businessman.observation import OBSERVATION_SIZE
+    from byapar_env.businessman_action_table import NUM_ACTIONS
+    from byapar_env.businessman_observation import OBSERVATION_SIZE
 
     # Its default round limit mostly; twice as long, and the home perimeter alone, sometimes.
     return TrainedGame(

@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test
 
 from byapar_env import businessman_v0
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, IllegalActionError, RulesError, board
-from byapar_env.businessman.action_table import NUM_ACTIONS, id_ranges, legal_ids
-from byapar_env.businessman.observation import OBSERVATION_SIZE, observation_layout
+from byapar_env.businessman_action_table import NUM_ACTIONS, id_ranges, legal_ids
+from byapar_env.businessman_observation import OBSERVATION_SIZE, observation_layout
 
 
 def _random_steps(env, rng: random.Random, steps: int) -> None:

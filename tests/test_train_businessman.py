@@ -20,7 +20,7 @@ from byapar_env.businessman import (  # noqa: E402
     Rules,
     board,  # noqa: E402
 )
-from byapar_env.businessman.observation import OBSERVATION_SIZE  # noqa: E402
+from byapar_env.businessman_observation import OBSERVATION_SIZE  # noqa: E402
 from byapar_training.checks import check_config  # noqa: E402
 from byapar_training.config import Config, ConfigError  # noqa: E402
 

@@ -66,9 +66,9 @@ import numpy as np
 
 from byapar_checkpoints import shipped
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, ActionKind, Game, Phase, board
-from byapar_env.businessman.action_table import NUM_ACTIONS
 from byapar_env.businessman.actions import CANCEL_TRADE
-from byapar_env.businessman.observation import encode
+from byapar_env.businessman_action_table import NUM_ACTIONS
+from byapar_env.businessman_observation import encode
 from byapar_env.businessman_v0 import TurnCaps
 from byapar_env.engine.errors import ByaparError
 

@@ -2,7 +2,7 @@
 
 The checkpoint is the Byapar hard player's form (``byapar_agents/network.py``: ``weights.npz`` and
 ``meta.json``, numpy alone) in the format ``businessman-policy``, made for Businessman's
-observation (``byapar_env.businessman.observation``), action table and board; anything else is
+observation (``byapar_env.businessman_observation``), action table and board; anything else is
 refused with ``CheckpointError``. It reads only its seat's view (``Game.view``: its own Exchange
 hand, never another's) and plays the most likely of the legal actions it is given (the caps of
 ``businessman_v0`` applied by whoever seats it: ``play_game`` or the environment's mask).
@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from byapar_env.businessman import ACTION_ID, ALL_ACTIONS, Action, Game
-from byapar_env.businessman.action_table import NUM_ACTIONS
-from byapar_env.businessman.observation import encode
 from byapar_env.businessman.rules import MAX_PLAYERS, MIN_PLAYERS
+from byapar_env.businessman_action_table import NUM_ACTIONS
+from byapar_env.businessman_observation import encode
 
 from ..network import NumpyPolicy, load_checkpoint, specialist_folders
 from .base import BusinessmanPlayer

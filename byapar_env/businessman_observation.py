@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import board
-from .board import FIGURES
+from .businessman import board
+from .businessman.board import FIGURES
 
 MAX_SEATS = FIGURES.max_players
 OWNABLES = board.OWNABLES

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import ACTION_ID, ALL_ACTIONS, Action, ActionKind
-from .game import Game
+from .businessman.actions import ACTION_ID, ALL_ACTIONS, Action, ActionKind
+from .businessman.game import Game
 
 NUM_ACTIONS = len(ALL_ACTIONS)  # 402
 
