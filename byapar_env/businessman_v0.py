@@ -380,6 +380,26 @@ class raw_env(TableEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         (tests that set up a position do), since the mask is kept per game version."""
         self._mask = None
 
+    def show_game(self, game: Game, pre_roll_actions: int = 0) -> None:
+        """Point the environment at ``game`` (a reset environment of the same table size), as
+        Byapar's ``show_game`` does: ``pre_roll_actions`` already counted this turn,
+        ``game.current_player`` to decide. For asking an observation-reading player about a
+        position of an engine game; stepping on plays that game."""
+        self.require_game("show_game")
+        if game.num_players != len(self.possible_agents):
+            raise ValueError(f"show_game: the game has {game.num_players} seats, this "
+                             f"environment {len(self.possible_agents)}")
+        check_whole("pre_roll_actions", pre_roll_actions, 0, MAX_STEP_CAP)
+        self.game = game
+        self.caps.start(game)
+        self.caps.pre_roll_actions = pre_roll_actions
+        self.decisions = 0
+        self._mask = None
+        if not game.is_over:
+            agent = self.possible_agents[game.current_player]
+            self.agent_selection = agent
+            self.terminations[agent] = self.truncations[agent] = False
+
     # ------------------------------------------------------------------ observing
     @property
     def pre_roll_actions(self) -> int:

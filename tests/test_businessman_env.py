@@ -262,3 +262,28 @@ def test_same_seed_same_game_and_clones_are_independent() -> None:
     text = businessman_v0.raw_env(num_players=2, render_mode="ansi")
     text.reset(seed=0)
     assert "seat 1" in text.render()
+
+
+def test_show_game_points_the_environment_at_an_engine_game() -> None:
+    env = businessman_v0.raw_env(num_players=3)
+    env.reset(seed=1)
+    other = businessman_v0.raw_env(num_players=3)
+    other.reset(seed=9)
+    _random_steps(other, random.Random(2), 40)
+    game = other.game.clone()
+    seat = game.current_player
+    env.show_game(game, pre_roll_actions=other.pre_roll_actions)
+    assert env.game is game and env.agent_selection == f"player_{seat}"
+    shown, theirs = env.observe(f"player_{seat}"), other.observe(f"player_{seat}")
+    assert np.array_equal(shown["observation"], theirs["observation"])
+    assert np.array_equal(shown["action_mask"], theirs["action_mask"])
+    # Stepping plays that game on, and only it.
+    before, theirs_before = game.to_json(), other.game.to_json()
+    env.step(int(np.flatnonzero(shown["action_mask"])[0]))
+    assert game.to_json() != before and other.game.to_json() == theirs_before
+    with pytest.raises(ValueError, match="the game has 3 seats, this environment 2"):
+        two = businessman_v0.raw_env(num_players=2)
+        two.reset(seed=1)
+        before = two.game
+        two.show_game(game)
+    assert two.game is before
