@@ -250,8 +250,11 @@ def fit(config: SearchValueConfig, log=print) -> dict:
 
 def _export(net, folder: Path, config: SearchValueConfig, result: dict, before: dict,
             children: int) -> None:
+    settings = asdict(config)
+    if Path(config.start).resolve() == Path(DEFAULT_VALUE).resolve():
+        settings["start"] = "the shipped value network"  # a record names no machine's path
     write_value(net, folder, {"name": "value", "training": {
-        "method": "search labels (byapar_training.search_value)", "config": asdict(config),
+        "method": "search labels (byapar_training.search_value)", "config": settings,
         "children": children, "held_out": result, "start_held_out": before}})
 
 

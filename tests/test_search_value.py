@@ -60,6 +60,7 @@ def test_the_fit_learns_the_sibling_order_and_writes_a_value_checkpoint(tmp_path
     assert summary["written"]
     net = ValueNet.load(out)  # the value network's own format and checks
     assert net.meta["training"]["held_out"]["pair_order"] == best
+    assert net.meta["training"]["config"]["start"] == "the shipped value network"
     assert "the start orders" in lines[0] and len(lines) == 4
 
 
