@@ -37,7 +37,8 @@ BASELINE = "4ab05cb"  # main before issue 38 (search speed)
 POSITIONS = 12
 CHUNK = 120  # rollouts timed together: ten from each position
 ROUND = 12
-# The repository's folders that install under the project's own names (pyproject.toml).
+# The baseline's folders that installed under other names (before every folder was named as
+# it is imported): linked under those names so that the baseline imports as it did.
 _PACKAGE_DIRS = {"agents": "byapar_agents", "training": "byapar_training",
                  "checkpoints": "byapar_checkpoints", "serve": "byapar_serve"}
 
