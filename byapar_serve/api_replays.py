@@ -17,11 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from byapar_env.games import find_game
 
-from . import businessman as bm
 from .api_tables import run_locked
 from .errors import InvalidInput, ReplayUnavailable
 from .schemas import ErrorOut
-from .state import table_state
 from .tables import TableBase, TableStore
 
 _ERRORS = {code: {"model": ErrorOut} for code in (403, 404, 422, 503)}
@@ -75,10 +73,7 @@ def replays_router(store: TableStore, open_seats: bool = True) -> APIRouter:
                 raise InvalidInput(f"moves must be from 0 to {made}: this game has {made} "
                                    "moves", field="moves")
             view = table.position_after(moves)
-            if isinstance(view, bm.BusinessmanTable):
-                state = bm.table_state(view, None)
-            else:
-                state = table_state(view)
+            state = view.replay_view()
             state.update(to_move=REPLAY_TO_MOVE, legal=[], replay={"moves": moves, "of": made})
             return JSONResponse(state)
 

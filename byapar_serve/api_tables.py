@@ -21,7 +21,6 @@ from . import businessman as bm
 from .errors import Conflict, InvalidInput, SeatSecretRequired
 from .limits import MAX_SEED
 from .roster import PERSON, Roster
-from .saves import table_save
 from .schemas import (
     Advance,
     ApplyAction,
@@ -32,7 +31,6 @@ from .schemas import (
     TableState,
 )
 from .slow import SlowPool
-from .state import table_state
 from .tables import SPECTATOR, Table, TableBase, TableStore
 
 _ERRORS = {code: {"model": ErrorOut} for code in (404, 409, 413, 422, 429, 503)}
@@ -121,26 +119,8 @@ def _fingerprint(kind: str, body: ApplyAction | Advance, held: set[int] | None =
 
 def _state(table: TableBase, moves: list[dict] | None = None, seat: int | None = None,
            held: set[int] | None = None) -> dict:
-    """The table's state; a Businessman table's as its viewer sees it: ``seat``, or the
-    default, among any person seat (``held`` None: seats open to every client) or among the
-    seats whose secrets the request carries (``held``; none of them: a spectator's view)."""
-    if isinstance(table, bm.BusinessmanTable):
-        viewer = table.viewer(seat) if held is None else _viewer(table, held, seat)
-        return bm.table_state(table, viewer, moves)
-    return table_state(table, moves, hide_chance=held is not None)
-
-
-def _viewer(table: TableBase, held: set[int], asked: int | None) -> int | None:
-    """The person seat a request with the secrets of ``held`` sees the table as: ``asked`` if
-    it holds that seat's secret, else the deciding seat if it holds that, else its first."""
-    people = sorted(s for s in held if s >= 0 and table.players[s] is None)
-    if asked is not None:
-        if asked not in people:
-            raise SeatSecretRequired(f"seat {asked} is shown only with its own secret",
-                                     field="seat")
-        return asked
-    current = table.game.current_player
-    return current if current in people else (people[0] if people else None)
+    """The table's state as the request sees it (``TableBase.state_view``)."""
+    return table.state_view(moves, seat, held)
 
 
 def _answer(store: TableStore, table: TableBase, before: int, key: str | None,
@@ -248,11 +228,10 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             table.check_version(body.version)
             before = table.version
             table.act(body.model_dump())
-            if isinstance(table, bm.BusinessmanTable):
-                return _answer(store, table, before, body.idempotency_key, fingerprint,
-                               seat=body.seat if held is None else deciding, held=held)
-            # secret seats: the answer hides the dice and the deck order to come, as GET does
-            return _answer(store, table, before, body.idempotency_key, fingerprint, held=held)
+            # secret seats: the answer shows what GET shows them (no hand but theirs, no dice
+            # or deck order to come)
+            return _answer(store, table, before, body.idempotency_key, fingerprint,
+                           seat=body.seat if held is None else deciding, held=held)
 
         return await on_table(table_id, work)
 
@@ -313,7 +292,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
             if table.mutes != before:
                 table.changed()
                 store.commit(table, version)
-            return JSONResponse(table_state(table, hide_chance=held is not None))
+            return JSONResponse(_state(table, held=held))
 
         return await on_table(table_id, work)
 
@@ -330,12 +309,7 @@ def tables_router(roster: Roster, store: TableStore, slow: SlowPool | None = Non
                 raise SeatSecretRequired(
                     f"a {find_game(table.game_name).title} save holds every seat's hand: it is "
                     "given once the game is over", field="table_id")
-            if isinstance(table, bm.BusinessmanTable):
-                data = bm.table_save(table)
-            else:
-                assert isinstance(table, Table)
-                data = table_save(table.seats, table.game, table.pre_roll_actions,
-                                  hide_chance=held is not None and not table.game.is_over)
+            data = table.save_data(hide_chance=held is not None and not table.game.is_over)
             # its record, where a replay may be shown (api_replays): a loaded save replays
             if table.game.is_over or (held is None
                                       and not find_game(table.game_name).hidden_information):

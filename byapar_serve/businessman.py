@@ -162,6 +162,20 @@ class BusinessmanTable(TableBase):
     def person_seats(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p is None]
 
+    def state_view(self, moves: list[dict] | None, seat: int | None,
+                   held: set[int] | None) -> dict:
+        """The table as its viewer sees it: ``seat``, or the default, among any person seat
+        (``held`` None: seats open to every client) or among the seats whose secrets the
+        request carries (none of them: a spectator's view)."""
+        viewer = self.viewer(seat) if held is None else self.viewer_among(held, seat)
+        return table_state(self, viewer, moves)
+
+    def save_data(self, hide_chance: bool) -> dict:
+        return table_save(self)  # given only once the game is over, or at open seats
+
+    def replay_view(self) -> dict:
+        return table_state(self, None)
+
     def viewer(self, asked: int | None = None) -> int | None:
         """The seat the state is shown to: ``asked`` (a person seat, else 422), or the person
         deciding now, or the first person seat; None at a table of computers."""

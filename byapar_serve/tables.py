@@ -62,6 +62,7 @@ from .errors import (
     InvalidInput,
     NotFound,
     ReplayUnavailable,
+    SeatSecretRequired,
     ServerBusy,
     StaleVersion,
     TableBusy,
@@ -83,6 +84,7 @@ from .replay import GameRecord, read_record, record_json, replay_summary
 from .roster import PERSON, Roster
 from .schemas import RulesIn
 from .slow import ANSWER_BY_SHARE, KEEP_IN_WORKER, Late, SlowPool, expert_job, expert_state
+from .state import table_state
 
 # What a computer seat's snapshot leaves out: the networks a player shares with every table
 # (made again on loading), the expert's last search and its timing.
@@ -463,6 +465,35 @@ class TableBase:
         return {"seat": seat, "player": self.seats[seat], "text": str(decision.action),
                 "id": decision.id}
 
+    def state_view(self, moves: list[dict] | None, seat: int | None,
+                   held: set[int] | None) -> dict:
+        """The table's state as a request sees it: ``held`` None for seats open to every
+        client, else the seats whose secrets the request carries; ``seat`` the seat it asks to
+        see the table as (where a game hides anything)."""
+        raise NotImplementedError
+
+    def save_data(self, hide_chance: bool) -> dict:
+        """The table's save (``GET .../save``); ``hide_chance``: the dice and decks to come
+        drawn afresh, where the game has them."""
+        raise NotImplementedError
+
+    def replay_view(self) -> dict:
+        """A replayed position's state (a view nobody acts on: nothing hidden)."""
+        return self.state_view(None, None, None)
+
+    def viewer_among(self, held: set[int], asked: int | None) -> int | None:
+        """The person seat a request with the secrets of ``held`` sees the table as: ``asked``
+        if it holds that seat's secret, else the deciding seat if it holds that, else its
+        first."""
+        people = sorted(s for s in held if s >= 0 and self.players[s] is None)
+        if asked is not None:
+            if asked not in people:
+                raise SeatSecretRequired(f"seat {asked} is shown only with its own secret",
+                                         field="seat")
+            return asked
+        current = self.game.current_player
+        return current if current in people else (people[0] if people else None)
+
 
 class Table(TableBase):
     """A game of Byapar and who plays each seat. Use it only inside ``with table.locked():``."""
@@ -519,6 +550,16 @@ class Table(TableBase):
     def win_chances(self, games: list) -> list[list[float] | None]:
         judged = iter(shipped_value().table_chances([g for g in games if g.offer is None]))
         return [None if g.offer is not None else next(judged) for g in games]
+
+    def state_view(self, moves: list[dict] | None, seat: int | None,
+                   held: set[int] | None) -> dict:
+        """Every seat sees the same table; at secret seats the dice and decks to come are
+        drawn afresh (``state.game_snapshot``)."""
+        return table_state(self, moves, hide_chance=held is not None)
+
+    def save_data(self, hide_chance: bool) -> dict:
+        return saves.table_save(self.seats, self.game, self.pre_roll_actions,
+                                hide_chance=hide_chance)
 
     @property
     def pre_roll_actions(self) -> int:

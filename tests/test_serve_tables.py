@@ -21,9 +21,26 @@ from byapar_serve.errors import Conflict, IllegalAction, ServerBusy
 from byapar_serve.slow import SlowPool
 from byapar_serve.tables import Table, TableBase
 
-SHARED = ("apply", "act", "advance")  # TableBase's, for every game
+SHARED = ("apply", "act", "advance", "viewer_among")  # TableBase's, for every game
 HOOKS = ("apply_to_game", "resolve", "computer_decision", "unstick", "read_save", "load_game",
-         "new_game", "make_player")  # each game's own
+         "new_game", "make_player", "state_view", "save_data")  # each game's own
+
+
+def test_the_api_asks_the_table_and_never_its_class() -> None:
+    """The routes build states and saves through the hooks: no check of a table's class is
+    left in them but the one feature a single game has (mutes, Byapar's)."""
+    import ast
+    import inspect
+
+    import byapar_serve.api_replays
+    import byapar_serve.api_tables
+
+    for module in (byapar_serve.api_tables, byapar_serve.api_replays):
+        checks = [ast.unparse(node) for node in ast.walk(ast.parse(inspect.getsource(module)))
+                  if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance"
+                  and "table" in ast.unparse(node.args[0]).lower()]
+        assert checks == (["isinstance(table, Table)"] if module is byapar_serve.api_tables
+                          else []), module.__name__
 
 
 def test_both_games_play_through_table_base_and_neither_has_a_loop_of_its_own() -> None:
