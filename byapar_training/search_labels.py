@@ -23,7 +23,8 @@ under way; a chunk depends on its number alone, so the same chunks for any ``--w
 
 A fit reads siblings (the children of one decision) together: which child the rollouts rank
 higher matters more than each child's calibration. Next rounds of expert iteration label with
-the search that uses the new network.
+the search that uses the new network: ``--value FOLDER`` ends the simulations on that value
+checkpoint (the last round's fit) instead of the shipped one.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import ROLLOUT_MODES, PolicyRolloutPlayer
+from byapar_agents.value import value_at
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules, actions
 from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
@@ -62,6 +64,7 @@ class SearchLabelConfig:
     sims: int = 64
     horizon_rounds: int = 1
     rollout: str = "population"
+    value: str = ""
     workers: int = 1
 
 
@@ -75,6 +78,8 @@ HELP = {
     "sims": "simulations a labelled decision, in rounds of one per candidate (2 to 4,096)",
     "horizon_rounds": "rounds a simulation plays before the value network scores it (1 to 10)",
     "rollout": f"who plays the simulations' seats: {', '.join(ROLLOUT_MODES)}",
+    "value": "the value checkpoint the simulations end on (empty: the shipped one); the next "
+             "round of expert iteration labels with the last round's fit",
     "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
 }
 
@@ -98,6 +103,11 @@ def validate(config: SearchLabelConfig) -> None:
         sizes(config)  # type: ignore[arg-type]
     except ValueError as exc:
         raise SearchLabelError(str(exc)) from None
+    if config.value:
+        try:
+            value_at(config.value)
+        except (OSError, ValueError) as exc:
+            raise SearchLabelError(f"--value: {exc}") from None
 
 
 # ------------------------------------------------------------------------------ one game
@@ -134,7 +144,8 @@ def label_game(seed: int, config: SearchLabelConfig, policy: NumpyPolicy) -> lis
     for s, p in enumerate(players):
         p.reset(seed + s)
     expert = ExpertPlayer(seed, sims=config.sims, horizon_rounds=config.horizon_rounds,
-                          focus=False, rollout=config.rollout)
+                          focus=False, rollout=config.rollout,
+                          value_checkpoint=config.value or None)
     driver = SeatDriver.for_game(Game(Rules(num_players=n), seed=seed),
                                  max_decisions=NO_DECISION_CAP)
     game = driver.game

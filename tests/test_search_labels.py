@@ -73,6 +73,7 @@ def test_a_tiny_run_writes_consistent_resumable_reproducible_labels(tmp_path) ->
     (dict(rollout="best"), "--rollout must be one of"),
     (dict(table_sizes="1,4"), "table-sizes"),
     (dict(workers=0), "--workers must be a whole number from 1"),
+    (dict(value="no-such-folder"), "--value: "),
 ])
 def test_bad_settings_are_refused_by_name(tmp_path, change, message) -> None:
     with pytest.raises(SearchLabelError, match=message):
@@ -88,3 +89,23 @@ def test_a_rolling_child_is_the_position_before_the_dice() -> None:
     clone = child_game(game, 0, actions.ROLL)
     clone.apply(actions.ROLL)  # the clone rolls on its own; the game is untouched
     assert game.position == [0, 0, 0]
+
+
+def test_the_next_round_labels_with_the_value_network_it_is_given(tmp_path) -> None:
+    from byapar_agents.network import NumpyPolicy
+    from byapar_agents.value import DEFAULT_VALUE, ValueNet
+
+    shipped = ValueNet.load(DEFAULT_VALUE)
+    # Another network: the shipped one with its last layer's weights halved.
+    layers = [(w.copy(), b.copy()) for w, b in shipped.network.layers]
+    layers[-1] = (layers[-1][0] * 0.5, layers[-1][1])
+    ValueNet(NumpyPolicy(layers, shipped.network.activation), dict(shipped.meta)).save(
+        tmp_path / "other", {"name": "value"})
+    runs = {}
+    for name, value in (("default", ""), ("named", str(DEFAULT_VALUE)),
+                        ("other", str(tmp_path / "other"))):
+        generate(_config(tmp_path / name, games=1, value=value), lambda line: None)
+        runs[name] = np.load(tmp_path / name / "data" / "chunk_0000.npz")
+    # The shipped network named: the same labels; another network: other simulated means.
+    assert np.array_equal(runs["default"]["child_mean"], runs["named"]["child_mean"])
+    assert not np.array_equal(runs["default"]["child_mean"], runs["other"]["child_mean"])
