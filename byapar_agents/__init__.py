@@ -49,12 +49,13 @@ AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # is
 # scored at its horizon (the value network or the position-value share); "-hN" the horizon in
 # rounds; "-find" or "-nofind" whether the trade finder adds offers (byapar_agents.trade_finder);
+# "-enum" whether the enumerated auction bids join the candidates (byapar_agents.candidates);
 # "@SIMS" the simulation budget; "+value=FOLDER" a value checkpoint for the rollouts in place of
 # the shipped one (a round of expert iteration, byapar_training.search_value).
 _VALUE_SUFFIX = "+value="
 _EXPERT_NAME = re.compile(
     r"expert(-all)?(?:-(medium|policy|mixed|population|read))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
-    r"(?:-(find|nofind))?(?:@([0-9]{1,6}))?")
+    r"(?:-(find|nofind))?(-enum)?(?:@([0-9]{1,6}))?")
 
 
 def expert_options(name: object) -> dict | None:
@@ -72,8 +73,10 @@ def expert_options(name: object) -> dict | None:
         options["horizon_rounds"] = int(parts.group(4))
     if parts.group(5) is not None:
         options["find_trades"] = parts.group(5) == "find"
-    if parts.group(6) is not None:
-        options["sims"] = int(parts.group(6))
+    if parts.group(6):
+        options["enumerate_bids"] = True
+    if parts.group(7) is not None:
+        options["sims"] = int(parts.group(7))
     if folder:
         options["value_checkpoint"] = folder
     return options
@@ -148,8 +151,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         f"({', '.join(LADDER)}), outside-NAME ({', '.join(OUTSIDE_NAMES)}), pop-SEED, "
         "expert@SIMS, "
         "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
-        "[-find|-nofind][@SIMS][+value=FOLDER], hard-judged+value=FOLDER, a checkpoint folder "
-        "or module:callable")
+        "[-find|-nofind][-enum][@SIMS][+value=FOLDER], hard-judged+value=FOLDER, a checkpoint "
+        "folder or module:callable")
 
 
 _SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once a process

@@ -128,6 +128,7 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
 from .base import EnginePlayer
+from .candidates import auction_bids
 from .deals import DealMemory, accepts_pending
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
@@ -337,7 +338,8 @@ class ExpertPlayer(EnginePlayer):
                  checkpoint: str | Path = DEFAULT_CHECKPOINT, focus: bool = True,
                  rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE,
                  find_trades: bool = DEFAULT_FIND_TRADES, workers: int = 1,
-                 value_checkpoint: str | Path | None = None) -> None:
+                 value_checkpoint: str | Path | None = None,
+                 enumerate_bids: bool = False) -> None:
         if value not in VALUE_MODES:
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
@@ -351,6 +353,11 @@ class ExpertPlayer(EnginePlayer):
                                     f"got {rollout!r:.40}")
         if not isinstance(find_trades, bool):
             raise ExpertBudgetError(f"find_trades must be true or false, got {find_trades!r:.40}")
+        if not isinstance(enumerate_bids, bool):
+            raise ExpertBudgetError(f"enumerate_bids must be true or false, got "
+                                    f"{enumerate_bids!r:.40}")
+        # The auction bids of agents.candidates among the candidates (issue 39, item 2)
+        self.enumerate_bids = enumerate_bids
         if (not isinstance(workers, int) or isinstance(workers, bool)
                 or not 1 <= workers <= MAX_WORKERS):
             raise ExpertBudgetError(f"workers must be a whole number of processes from 1 to "
@@ -673,6 +680,9 @@ class ExpertPlayer(EnginePlayer):
             if probs[i] < PRIOR_FLOOR or ACTIONS[i].kind == _TRADE_START:
                 continue
             add(engine_action(game, i), float(probs[i]), "prior")
+        if self.enumerate_bids:
+            for bid in auction_bids(game):
+                add(bid, _prior_of(game, bid, probs), "enumerated")
         if not capped:
             advice = self._adviser.choose(game, seat, game.legal_actions())
             if _playable(game, advice):
