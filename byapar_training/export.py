@@ -36,7 +36,7 @@ class ExportError(ByaparError, ValueError):
     ``force``, or contradictory or out-of-range options."""
 
 
-def export(run_dir: str | Path, name: str, out_dir: str | Path = "checkpoints",
+def export(run_dir: str | Path, name: str, out_dir: str | Path = "byapar_checkpoints",
            snapshot: int | None = None, table_size: int | None = None,
            average: Sequence[int] | None = None, force: bool = False,
            blend_with: tuple[str, float] | None = None) -> Path:
@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--name", default=None,
                     help="the checkpoint's folder name under --out (default: the run folder's "
                          "name; a shipped checkpoint such as hard only with --force)")
-    ap.add_argument("--out", default="checkpoints",
+    ap.add_argument("--out", default="byapar_checkpoints",
                     help="the folder the checkpoint folder is written into")
     ap.add_argument("--force", action="store_true",
                     help="overwrite an existing checkpoint (a shipped one included)")
