@@ -31,8 +31,9 @@ import numpy as np
 
 from byapar_env.action_table import ACTIONS, ROLL_ID, engine_action
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
-from byapar_env.engine import Action, ActionKind, Game, Phase
+from byapar_env.engine import Action, Game, Phase
 
+from .search import UNDOES
 from .value import ValueNet
 
 MARGIN = 0.005  # the chance a candidate must gain over the policy's choice to replace it
@@ -42,9 +43,6 @@ JUDGED_PHASES = frozenset({Phase.PRE_ROLL, Phase.BUY, Phase.AUCTION, Phase.RAISE
 _EVERY_ID = frozenset({"buy", "decline", "drop_out", "bid_min", "bid_raise", "bid_price"})
 _PRE_ROLL_WAYS = frozenset({"roll", "pay_fine", "use_bail_card"})
 _PRE_ROLL_MOVES = frozenset({"build", "sell", "mortgage", "unmortgage"})
-_UNDOES = {ActionKind.MORTGAGE: ActionKind.UNMORTGAGE, ActionKind.UNMORTGAGE: ActionKind.MORTGAGE,
-           ActionKind.BUILD: ActionKind.SELL_BUILDING,
-           ActionKind.SELL_BUILDING: ActionKind.BUILD}
 
 
 class Judge:
@@ -96,13 +94,20 @@ def child(game: Game, action_id: int) -> Game:
     position before the dice, unchanged (``game`` itself, not to be changed)."""
     if action_id == ROLL_ID:
         return game
+    return position_after(game, engine_action(game, action_id))
+
+
+def position_after(game: Game, action: Action, pre_roll_actions: int = 0) -> Game:
+    """A clone of ``game`` after ``action``, taken as the table takes it (a trade offer composed
+    step by step, ``pre_roll_actions`` already counted this turn)."""
     position = game.clone()
-    SeatDriver.for_game(position, max_decisions=NO_DECISION_CAP).take_engine(
-        engine_action(game, action_id))
+    driver = SeatDriver.for_game(position, max_decisions=NO_DECISION_CAP)
+    driver.pre_roll_actions = pre_roll_actions
+    driver.take_engine(action)
     return position
 
 
 def undoing(action: Action) -> Action | None:
-    """The engine action that would undo ``action`` within a turn, if any."""
-    reverse = _UNDOES.get(action.kind)
+    """The engine action that would undo ``action`` within a turn (``search.UNDOES``), if any."""
+    reverse = UNDOES.get(action.kind)
     return None if reverse is None else action._replace(kind=reverse)

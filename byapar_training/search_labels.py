@@ -38,6 +38,7 @@ import numpy as np
 from byapar_agents import make_agent
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from byapar_agents.judge import position_after
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.search import ROLLOUT_MODES, PolicyRolloutPlayer
 from byapar_agents.value import value_at
@@ -113,16 +114,12 @@ def validate(config: SearchLabelConfig) -> None:
 # ------------------------------------------------------------------------------ one game
 def child_game(game: Game, pre_roll_actions: int, action) -> Game:
     """The position after ``action`` as the table takes it (an offer composed step by step);
-    rolling: the position before the dice (``byapar_agents.judge.child``), so that a child never
-    shows the game's own next roll. (Round 0's chunks were labelled before this rule: their
-    rolling children show the roll the game went on to make.)"""
+    rolling: the position before the dice, as the judge reads it (``byapar_agents.judge``), so
+    that a child never shows the game's own next roll. (Round 0's chunks were labelled before
+    this rule: their rolling children show the roll the game went on to make.)"""
     if action == actions.ROLL:
         return game.clone()
-    child = game.clone()
-    driver = SeatDriver.for_game(child, max_decisions=NO_DECISION_CAP)
-    driver.pre_roll_actions = pre_roll_actions
-    driver.take_engine(action)
-    return child
+    return position_after(game, action, pre_roll_actions)
 
 
 def seat_rows(game: Game) -> tuple[np.ndarray, list[int]]:
