@@ -1,8 +1,8 @@
 """Businessman's hard player (``byapar_agents/businessman/hard.py``): the shipped policy, except
-that
-the Exchange card and a gifted share's colour are worked out by sums. Exact positions: where
-the bare policy plays the wrong card, hard plays the one that takes the most from the others,
-skips a card that harms nobody, picks the dearest colour, answers the same through
+that the Exchange card, a gifted share's colour and the answer to a proposal are worked out by
+sums. Exact positions: where the bare policy plays the wrong card, hard plays the one that
+takes the most from the others, skips a card that harms nobody, picks the dearest colour,
+accepts a rich offer the policy refuses and refuses a cheap one, answers the same through
 ``businessman_v0``, and follows the policy everywhere else."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from test_businessman_helpers import (
     RED,
     YELLOW,
     deuce_at_the_exchange,
+    give,
     land,
     new,
     put,
@@ -85,6 +86,45 @@ def test_hard_picks_the_dearest_colour_for_a_gift() -> None:
     assert game.shares[0] == [1, 1, 4, 1]
 
 
+BAKERY, CAFE, CANTEEN = 6, 8, 9  # one colour group
+
+
+def _offer_for_canteen(players: int, thousands: int) -> Game:
+    """Seat 0 (Bakery and Cafe) proposes to seat 1 ``thousands`` thousand credits for the
+    Canteen, which completes seat 0's group; seat 1 must answer."""
+    game = new(players)
+    give(game, 0, BAKERY, CAFE)
+    give(game, 1, CANTEEN)
+    for step in ([actions.start_trade(1), actions.take_lot(CANTEEN)]
+                 + [actions.give_cash(10_000)] * (thousands // 10) + [actions.SUBMIT_TRADE]):
+        game.apply(step)
+    assert game.phase == Phase.TRADE_ANSWER and game.trade.cash == thousands * 1_000
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hard_accepts_a_rich_offer_that_the_policy_refuses(players: int) -> None:
+    # 80,000 for a lot printed at 34,000: more than the Canteen's rent over the turns left
+    # and than half (heads-up: all) of what the whole group brings seat 0.
+    game = _offer_for_canteen(players, 80)
+    legal = game.legal_actions()
+    assert _policy().choose(game, 1, legal) == actions.REJECT_TRADE
+    answer = make_agent("hard").choose(game, 1, legal)
+    assert answer == actions.ACCEPT_TRADE
+    game.apply(answer)
+    assert game.owner[CANTEEN] == 0
+    assert game.cash[:2] == [START - 80_000, START + 80_000]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hard_refuses_to_complete_a_group_cheaply(players: int) -> None:
+    game = _offer_for_canteen(players, 10)
+    answer = make_agent("hard").choose(game, 1, game.legal_actions())
+    assert answer == actions.REJECT_TRADE
+    game.apply(answer)
+    assert game.owner[CANTEEN] == 1 and game.cash[:2] == [START, START]
+
+
 def test_hard_answers_the_same_through_the_environment() -> None:
     env = raw_env(num_players=4)
     env.reset(seed=0)
@@ -105,7 +145,7 @@ def test_hard_follows_the_policy_outside_the_exchange_card() -> None:
         if seat != 0:
             return
         legal = game.legal_actions()
-        if game.phase in (Phase.EXCHANGE_CARD, Phase.PICK_COLOUR):
+        if game.phase in (Phase.EXCHANGE_CARD, Phase.PICK_COLOUR, Phase.TRADE_ANSWER):
             assert action == MediumPlayer().choose(game, seat, legal)
             checked["sums"] += 1
         else:
@@ -130,6 +170,14 @@ def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
     assert main(["--player", "hard", "--games", "2", "--swap", "none,BUY+FORK"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("none ") and out[2].startswith("BUY+FORK ")
+    assert "heads-up" in out[1] and "+ 3 medium" in out[1] and "easy" not in out[1]
+    assert main(["--games", "2", "--swap", "TRADE_ANSWER", "--tables", "mixed"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("TRADE_ANSWER ") and "+ medium, easy, random" in out[1]
+    assert "heads-up" not in out[1]
+    with pytest.raises(SystemExit):
+        main(["--tables", "2,6"])
+    assert "unknown table '6': expected some of 2, 4, mixed" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--swap", "DICE"])
     assert "unknown phase 'DICE'" in capsys.readouterr().err

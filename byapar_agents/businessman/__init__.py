@@ -36,7 +36,7 @@ ExpertPlayer = ExpertBusinessmanPlayer
 CallablePlayer = CallableBusinessmanPlayer
 
 AGENT_NAMES = ("random", "easy", "medium", "hard", "expert")
-# "hard:FOLDER": the hard player (its sums in two phases) over the network of FOLDER, to measure
+# "hard:FOLDER": the hard player (its sums in three phases) over the network of FOLDER, to measure
 # a checkpoint as it would be shipped; a bare FOLDER seats the network alone.
 HARD_OVER = "hard:"
 # The expert's variants: "-medium", "-hard" or "-mixed" names who plays the rollouts (medium by

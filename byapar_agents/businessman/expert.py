@@ -6,10 +6,11 @@
 
 **The candidates.** At a decision with more than one legal action (a single one is answered at
 once), the expert lists a few actions worth simulating: the hard player's choice
-(``byapar_checkpoints/businessman_hard``; at the Exchange card and a gift's colour that is the hard
-player's sums, ``hard.CALCULATED_PHASES``, unless ``calculated=False`` asks for the bare
-network's), the network's next most likely legal actions while their probability
-is at least ``PRIOR_FLOOR`` (``TOP_K`` of its ids looked at), and the medium player's choice.
+(``byapar_checkpoints/businessman_hard``; at the Exchange card, a gift's colour and the answer
+to a proposal that is the hard player's sums, ``hard.CALCULATED_PHASES``, unless
+``calculated=False`` asks for the bare network's), the network's next most likely legal
+actions while their probability is at least ``PRIOR_FLOOR`` (``TOP_K`` of its ids looked at),
+and the medium player's choice.
 A trade proposal is one candidate from its first step to its submission: the policy's (or
 medium's) composition is played out on a copy of the position, and the expert then submits the
 same steps. A proposal its composer would cancel is no candidate, except as the policy's
