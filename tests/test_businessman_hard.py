@@ -181,3 +181,18 @@ def test_the_phase_swap_bench_hands_only_its_phases_to_medium(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--swap", "DICE"])
     assert "unknown phase 'DICE'" in capsys.readouterr().err
+
+
+def test_the_answers_bench_counts_proposals_by_proposer(capsys) -> None:
+    """Eight seeded games of the first table a user runs: the random player's proposals are
+    the ones hard accepts and the bare network refuses (docs/businessman_env.md)."""
+    from bench.businessman_answers import count_answers, main
+
+    counts = count_answers("hard", ("medium", "easy", "random"),
+                           str(shipped("businessman_hard")), 8, 5)
+    assert counts["random"] == {"proposed": 51, "accepted": 10, "network": 0}
+    assert counts["medium"] == {"proposed": 6, "accepted": 0, "network": 0}
+    assert counts["easy"]["proposed"] == 0  # easy never proposes
+    with pytest.raises(SystemExit):
+        main(["--rivals", "medium,hard"])
+    assert "--rivals must be distinct kinds other than 'hard'" in capsys.readouterr().err
