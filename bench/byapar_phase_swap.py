@@ -1,12 +1,14 @@
-"""Which of a Byapar player's decisions lose to the medium player's? Hand one phase at a time to
-medium and measure the win rate against given opponents (docs/population.md).
+"""Which of a Byapar player's decisions lose to another player's? Hand one phase at a time to
+medium (or ``--donor``) and measure the win rate against given opponents (docs/population.md,
+docs/expert_iteration.md).
 
     python -m bench.byapar_phase_swap --opponents outside-chrisaacson-trading,pop-11,pop-12
+    python -m bench.byapar_phase_swap --donor strategist --seats 6 --swap none,AUCTION
 
-Each row plays ``--games`` games at four seats against three copies of each opponent, 40
-rounds, Rs 15,000, auctions, seats rotated, through ``byapar_v0``; game ``i`` is seeded
-``seed * 100_000 + i``. ``--swap`` lists the variants, each a ``+``-joined set of phases
-handed to medium (``none``: the player alone); by default the player alone and each phase.
+Each row plays ``--games`` games at ``--seats`` seats (default four) against copies of each
+opponent, 40 rounds, Rs 15,000, auctions, seats rotated, through ``byapar_v0``; game ``i`` is
+seeded ``seed * 100_000 + i``. ``--swap`` lists the variants, each a ``+``-joined set of phases
+handed to the donor (``none``: the player alone); by default the player alone and each phase.
 Measure on seen opponents only: the gauntlet's unseen ones are for the final report.
 """
 
@@ -25,13 +27,13 @@ SWAPPABLE = tuple(p.name for p in Phase if p != Phase.GAME_OVER)
 
 
 class PhaseSwap:
-    """``player`` everywhere except ``phases``, where a medium player acts (a trade draft
-    under way is the phase's too, so whoever started it finishes it)."""
+    """``player`` everywhere except ``phases``, where a ``donor`` player (medium by default)
+    acts (a trade draft under way is the phase's too, so whoever started it finishes it)."""
 
     engine_tables = False
 
-    def __init__(self, player, phases: frozenset[Phase]) -> None:
-        self.player, self.medium, self.phases = player, make_agent("medium"), phases
+    def __init__(self, player, phases: frozenset[Phase], donor: str = "medium") -> None:
+        self.player, self.medium, self.phases = player, make_agent(donor), phases
 
     def reset(self, seed: int | None = None) -> None:
         for p in (self.player, self.medium):
@@ -44,13 +46,14 @@ class PhaseSwap:
 
 
 def win_rate(player: str, phases: frozenset[Phase], opponent: str, games: int,
-             seed: int, seats: int = 4) -> float:
+             seed: int, seats: int = 4, donor: str = "medium") -> float:
     """The share of ``games`` the swapped ``player`` wins against ``seats - 1`` copies of
     ``opponent``."""
     won = 0.0
     for i in range(games):
         mine = i % seats
-        players = [PhaseSwap(make_agent(player), phases) if s == mine else make_agent(opponent)
+        players = [PhaseSwap(make_agent(player), phases, donor) if s == mine
+                   else make_agent(opponent)
                    for s in range(seats)]
         for s, p in enumerate(players):
             if hasattr(p, "reset"):
@@ -73,16 +76,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5, help="the games' seed")
     ap.add_argument("--swap", default=None, help="comma-separated variants, each PHASE+PHASE "
                     f"or none (default: each phase alone; phases: {', '.join(SWAPPABLE)})")
+    ap.add_argument("--donor", default="medium",
+                    help="the player who takes the swapped phases (default medium)")
+    ap.add_argument("--seats", type=int, default=4, choices=range(2, 7), metavar="2..6",
+                    help="seats at each table (default 4)")
     args = ap.parse_args(argv)
     try:
         parsed = phase_variants(args.swap, Phase, SWAPPABLE)
+        make_agent(args.donor)
     except ValueError as exc:
         ap.error(str(exc))
     opponents = args.opponents.split(",")
-    print(f"{args.player}, 4 seats, {args.games} games an opponent, seed {args.seed}")
+    donor = "" if args.donor == "medium" else f", phases to {args.donor}"
+    print(f"{args.player}, {args.seats} seats, {args.games} games an opponent, seed "
+          f"{args.seed}{donor}")
     for name, phases in parsed:
         began = time.perf_counter()
-        rates = [win_rate(args.player, phases, o, args.games, args.seed) for o in opponents]
+        rates = [win_rate(args.player, phases, o, args.games, args.seed, args.seats,
+                          args.donor) for o in opponents]
         cells = "  ".join(f"{o} {r:6.1%}" for o, r in zip(opponents, rates, strict=True))
         print(f"{name:24s} {cells}  {time.perf_counter() - began:.0f} s", flush=True)
     return 0
