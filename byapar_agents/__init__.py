@@ -132,11 +132,11 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy")
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy", keep_moves=False)
     if name == "hard-sim":  # its own offers that complete a group checked by rollouts too
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard")
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard", keep_moves=False)
     judged, suffix, folder = name.partition(_VALUE_SUFFIX)
     if judged == "hard-judged" and (folder or not suffix):
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, judge=Judge(value_at(folder or None)))

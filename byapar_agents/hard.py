@@ -31,6 +31,14 @@ How it trades is ``trades``:
 With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy's choices away from
 trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
 and replaced where another candidate is better by more than the judge's margin.
+
+With ``keep_moves`` (the default; off for ``hard-guarded`` and ``hard-unguarded``, the earlier
+releases), it never undoes before rolling a move it made earlier in the same turn: no paying off
+a mortgage it took that turn, no mortgaging a place it paid off, no selling a house it built, no
+building where it sold (``search.UNDOES``). Such a pair changes nothing but the cost: a mortgage
+paid off costs its interest, a house sold half its price. The policy did it: at six seats
+against five no-trade players (``pop-4``) it mortgaged and paid off about 18 times a game,
+often the same place twice in one turn.
 """
 
 from __future__ import annotations
@@ -79,7 +87,8 @@ class LearnedPlayer:
     def __init__(self, folder: str | Path = DEFAULT_CHECKPOINT, name: str | None = None,
                  safe_trades: bool = True, value: ValueNet | None = None,
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
-                 check_proposals: bool = False, judge: Judge | None = None):
+                 check_proposals: bool = False, judge: Judge | None = None,
+                 keep_moves: bool = True):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -89,6 +98,7 @@ class LearnedPlayer:
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
         self.judge = judge
+        self.keep_moves = keep_moves
         # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
         self.check = (RolloutCheck(self.value, self.policy, deal_rollouts,
@@ -176,17 +186,22 @@ class LearnedPlayer:
         if quiet and any(mask[i] for i in TRADE_START_IDS):
             mask = np.array(mask, copy=True)
             mask[list(TRADE_START_IDS)] = 0
+        game = env.game
+        keeping = env.draft is None and game.phase == Phase.PRE_ROLL and (
+            self.keep_moves or self.judge is not None)
+        if keeping:
+            state = self.seat_state(game, seat)
+            if state.undone_turn != game.turn_count:
+                state.undone, state.undone_turn = set(), game.turn_count
+            if self.keep_moves:
+                mask = kept_moves_mask(game, mask, state.undone)
         policy = self.policy_for(len(env.possible_agents))
         if self.judge is None or env.draft is not None:
-            return policy.act(obs["observation"], mask)
-        return self._judged(env.game, seat, policy.probabilities(obs["observation"], mask), mask)
-
-    def _judged(self, game: Game, seat: int, probs: np.ndarray, mask: np.ndarray) -> int:
-        state = self.seat_state(game, seat)
-        if state.undone_turn != game.turn_count:
-            state.undone, state.undone_turn = set(), game.turn_count
-        i = self.judge.choose(game, seat, probs, mask, state.undone)
-        if game.phase == Phase.PRE_ROLL and not ACTIONS[i].kind.startswith("trade"):
+            i = policy.act(obs["observation"], mask)
+        else:
+            i = self.judge.choose(game, seat, policy.probabilities(obs["observation"], mask),
+                                  mask, state.undone if keeping else frozenset())
+        if keeping and not ACTIONS[i].kind.startswith("trade"):
             reverse = undoing(engine_action(game, i))
             if reverse is not None:
                 state.undone.add(reverse)
@@ -217,3 +232,20 @@ class LearnedPlayer:
         if self.check is None or not completes:
             return True
         return self.check.answer(made(game, a.offer), completes)
+
+
+_MOVE_KINDS = frozenset({"build", "sell", "mortgage", "unmortgage"})
+_MOVE_IDS = np.array([i for i, a in enumerate(ACTIONS) if a.kind in _MOVE_KINDS])
+
+
+def kept_moves_mask(game: Game, mask: np.ndarray, undone: set[Action]) -> np.ndarray:
+    """``mask`` without the ids whose engine action is in ``undone`` (what would undo a move
+    made earlier this turn); ``mask`` itself when none is."""
+    if not undone:
+        return mask
+    drop = [i for i in _MOVE_IDS[mask[_MOVE_IDS] != 0] if engine_action(game, int(i)) in undone]
+    if not drop:
+        return mask
+    kept = np.array(mask, copy=True)
+    kept[drop] = 0
+    return kept
