@@ -41,6 +41,8 @@ SEARCH_NAMES = ("expert",)
 # "hard-guarded"); the shipped hard trades by the deal judgement (byapar_agents.deals).
 # "hard-judged": its choices away from trades checked one ply deep by the value network
 # (byapar_agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
+# "hard+value=FOLDER": the hard player whose deal judgement (its offers, answers and their
+# rollout check) reads that value checkpoint instead of the shipped one.
 VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
@@ -138,6 +140,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     if name == "hard-guarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard", keep_moves=False)
     judged, suffix, folder = name.partition(_VALUE_SUFFIX)
+    if judged == "hard" and folder:
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value=value_at(folder))
     if judged == "hard-judged" and (folder or not suffix):
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, judge=Judge(value_at(folder or None)))
     if name in LADDER:  # the server's difficulty ladder, beginner to master
@@ -151,8 +155,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         f"({', '.join(LADDER)}), outside-NAME ({', '.join(OUTSIDE_NAMES)}), pop-SEED, "
         "expert@SIMS, "
         "expert[-all][-medium|-policy|-mixed|-population|-read][-net|-share][-hROUNDS]"
-        "[-find|-nofind][-enum][@SIMS][+value=FOLDER], hard-judged+value=FOLDER, a checkpoint "
-        "folder or module:callable")
+        "[-find|-nofind][-enum][@SIMS][+value=FOLDER], hard+value=FOLDER, "
+        "hard-judged+value=FOLDER, a checkpoint folder or module:callable")
 
 
 _SEATED: dict[str, Player] = {}  # players that keep nothing per game: made once a process

@@ -12,7 +12,7 @@ from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.judge import Judge, child, undoing
 from byapar_agents.network import CheckpointError
-from byapar_agents.value import DEFAULT_VALUE, shipped_value
+from byapar_agents.value import DEFAULT_VALUE, shipped_value, value_at
 from byapar_env.action_table import (
     ACTIONS,
     BID_MIN_ID,
@@ -129,3 +129,18 @@ def test_bad_judge_settings_are_refused() -> None:
         Judge(shipped_value(), margin=-0.1)
     with pytest.raises(ValueError, match="top_k at least 1"):
         Judge(shipped_value(), top_k=0)
+
+
+def test_hard_with_another_value_network_judges_its_deals_by_it() -> None:
+    fitted = "byapar_checkpoints/value_search_r1"
+    player = make_agent(f"hard+value={fitted}")
+    assert isinstance(player, LearnedPlayer) and player.name == f"hard+value={fitted}"
+    assert player.judge is None and player.trades == "deals"
+    game = new_game(4, seed=4)
+    give(game, 0, "Lalitpur", "Kathmandu")
+    chances = player.value.win_chances(game)
+    assert chances == value_at(fitted).win_chances(game)
+    assert chances != shipped_value().win_chances(game)
+    assert player.check is not None and player.check.value is player.value
+    with pytest.raises(CheckpointError):
+        make_agent(f"hard+value={DEFAULT_CHECKPOINT}")  # a policy, not a value network
