@@ -126,8 +126,8 @@ def plot(result: dict, png: Path) -> None:
     ax.set_xlim(-1, max(xs) * 1.6)
     ax.set_xlabel("simulations per decision (0: the hard policy alone); (games)")
     ax.set_ylabel("win rate (95% Wilson)")
-    ax.set_title(f"expert ({result['rollout']} rollouts) + 3 {result['opponents']}, "
-                 f"seed {result['seed']}, the same games")
+    ax.set_title(f"expert ({result['rollout']} rollouts) + 3 {result['opponents']}\n"
+                 f"seed {result['seed']}, the same games", fontsize=10)
     ax.set_ylim(0, 1)
     ax.legend(loc="lower right")
     fig.tight_layout()

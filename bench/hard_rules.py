@@ -10,7 +10,7 @@ left alone, and a rule that would leave nothing legal is not applied):
 
 - ``mortgage-reserve``: no mortgage while the cash is at least ``RESERVE`` (Rs 3,000) or while
   the seat has no whole, unmortgaged colour group to build on (a mortgage before rolling is for
-  building; the policy took one with Rs 12,310 in hand at the median, and paid it off later);
+  building; the policy took them with plenty of cash in hand, and paid them off later);
 - ``build-first``: where a house is legal on a group whose lowest place has fewer than three
   houses and the cash covers the house and ``RESERVE``, only such houses (the third house pays
   most, and the policy sometimes rolled instead).
