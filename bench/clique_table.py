@@ -1,6 +1,7 @@
 """A player at a table whose rivals trade among themselves and refuse every offer it makes: a
 seen stand-in for the issue's "where rivals swap among themselves it cannot join them"
-(docs/expert_iteration.md, "A clique of seen traders").
+(docs/expert_iteration.md, "A table where nobody has an edge, ...": a clique of seen
+traders).
 
     python -m bench.clique_table --player hard --opponents outside-chrisaacson-trading --seats 6
     python -m bench.clique_table --player hard,medium --opponents pop-3,pop-4,pop-5 --seats 4

@@ -1,6 +1,6 @@
 """Hand-written rules over the hard player's moves before rolling, each measured against the
-hard player alone on the same arena games (docs/expert_iteration.md, "Rules over the hard
-player's moves").
+hard player alone on the same arena games (docs/expert_iteration.md, "A table where nobody has
+an edge, rules over the hard player's moves, ...").
 
     python -m bench.hard_rules --opponents pop-4,pop-4,pop-4,pop-4,pop-4 --games 400 --seed 41
     python -m bench.hard_rules --opponents medium,medium,medium --rules none,build-first
