@@ -17,13 +17,12 @@ seen opponents only: the gauntlet's unseen ones are for the final report.
 from __future__ import annotations
 
 import argparse
-import time
 
+from bench.common import print_win_rate
 from byapar_agents import make_agent, play_through_env
 from byapar_env.action_table import REJECT_ID
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase
-from byapar_env.stats import wilson
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 
@@ -93,12 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.seats} seats, rivals {', '.join(lineup('', opponents, args.seats)[1:])} "
           f"({rivals}): {args.games} games a player, seed {args.seed}, seats rotated")
     for player in players:
-        began = time.perf_counter()
-        won = sum(win_share(player, opponents, args.seats, i, args.seed, not args.open)
-                  for i in range(args.games))
-        lo, hi = wilson(won, args.games)
-        print(f"{player:24s} {won / args.games:6.1%} ({lo:.1%} - {hi:.1%})  "
-              f"{time.perf_counter() - began:.0f} s", flush=True)
+        print_win_rate(player, (win_share(player, opponents, args.seats, i, args.seed,
+                                          not args.open) for i in range(args.games)), args.games)
     return 0
 
 

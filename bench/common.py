@@ -1,10 +1,13 @@
-"""Shared timing helpers: medians of repeated runs beside a fixed pure-Python baseline."""
+"""Shared helpers of the benches: medians of repeated runs beside a fixed pure-Python baseline,
+the phase-swap variants, and a win-rate line with its interval."""
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from byapar_env.stats import wilson
 
 
 def baseline_ops_per_second() -> float:
@@ -44,3 +47,15 @@ def phase_variants(text: str | None, phases: type,
                              f"{', '.join(swappable)}")
         out.append((v, frozenset(phases[n] for n in names)))
     return out
+
+
+def print_win_rate(label: str, shares: Iterable[float], games: int, width: int = 24) -> float:
+    """Sum ``shares`` (a player's win share in each of ``games`` games, best lazy, so that the
+    seconds count the games), print the win rate with its 95% Wilson interval and the seconds
+    taken, and return the rate."""
+    began = time.perf_counter()
+    won = sum(shares)
+    lo, hi = wilson(won, games)
+    print(f"{label:{width}s} {won / games:6.1%} ({lo:.1%} - {hi:.1%})  "
+          f"{time.perf_counter() - began:.0f} s", flush=True)
+    return won / games

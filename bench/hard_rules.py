@@ -24,16 +24,15 @@ final report.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
+from bench.common import print_win_rate
 from byapar_agents import make_agent, play_through_env
 from byapar_agents.hard import LearnedPlayer
 from byapar_env.action_table import ACTIONS, engine_action
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game, Phase, board
-from byapar_env.stats import wilson
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 RESERVE = 3_000
@@ -144,11 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hard + {', '.join(opponents)}: {args.games} games a variant, seed {args.seed}, "
           "seats rotated")
     for name, rules in variants:
-        began = time.perf_counter()
-        won = sum(win_share(rules, opponents, i, args.seed) for i in range(args.games))
-        lo, hi = wilson(won, args.games)
-        print(f"{name:30s} {won / args.games:6.1%} ({lo:.1%} - {hi:.1%})  "
-              f"{time.perf_counter() - began:.0f} s", flush=True)
+        print_win_rate(name, (win_share(rules, opponents, i, args.seed)
+                              for i in range(args.games)), args.games, width=30)
     return 0
 
 
