@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 
 from bench.common import print_win_rate
-from byapar_agents import make_agent, play_through_env
+from bench.seated import hero_share
+from byapar_agents import make_agent
 from byapar_env.action_table import REJECT_ID
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 
 class Clique:
@@ -53,15 +53,12 @@ def win_share(player: str, opponents: list[str], seats: int, index: int, seed: i
               clique: bool = True) -> float:
     """``player``'s share of game ``index``'s win, its rivals a clique unless ``clique`` is
     False."""
-    config = ArenaConfig(players=lineup(player, opponents, seats), games=index + 1, seed=seed)
-    kinds, players, game_seed = seat_game(config, index)
-    me = kinds.index(player)
-    if clique:  # the arena's own players, reset for the game, each wrapped
-        players = [p if s == me else Clique(p, me) for s, p in enumerate(players)]
-    env = table_env(config, game_seed)
-    play_through_env(env, players)
-    winners = env.game.winners
-    return 1 / len(winners) if me in winners else 0.0
+    def wrap(players: list, me: int, game_seed: int) -> list:
+        # the arena's own players, reset for the game, each rival wrapped
+        return [p if s == me else Clique(p, me) for s, p in enumerate(players)]
+
+    return hero_share(lineup(player, opponents, seats), index, seed,
+                      wrap if clique else lambda players, me, game_seed: players)
 
 
 def main(argv: list[str] | None = None) -> int:

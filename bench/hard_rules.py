@@ -28,21 +28,17 @@ import argparse
 import numpy as np
 
 from bench.common import print_win_rate
-from byapar_agents import make_agent, play_through_env
+from bench.seated import hero_share
+from byapar_agents import make_agent
 from byapar_agents.hard import LearnedPlayer
 from byapar_env.action_table import ACTIONS, engine_action
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game, Phase, board
-from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 RESERVE = 3_000
 RULES = ("mortgage-reserve", "build-first")
 _MORTGAGE_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "mortgage"]
 _BUILD_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "build"]
-
-
-def _group_of(square: int) -> tuple[int, ...]:
-    return board.GROUPS[board.SQUARES[square].group]
 
 
 def has_group_to_build(game: Game, seat: int) -> bool:
@@ -72,7 +68,7 @@ def ruled_mask(game: Game, seat: int, mask: np.ndarray, rules: frozenset[str]) -
 
 def _pays_to_build(game: Game, seat: int, action_id: int) -> bool:
     square = engine_action(game, action_id).square
-    lowest = min(game.buildings[q] for q in _group_of(square))
+    lowest = min(game.buildings[q] for q in board.GROUP_OF[square])
     return lowest < 3 and game.cash[seat] >= board.SQUARES[square].house_cost + RESERVE
 
 
@@ -97,15 +93,12 @@ class RuledHard(LearnedPlayer):
 
 def win_share(rules: frozenset[str], opponents: list[str], index: int, seed: int) -> float:
     """The hero's share of game ``index``'s win (ties split)."""
-    config = ArenaConfig(players=("hard", *opponents), games=index + 1, seed=seed)
-    kinds, players, game_seed = seat_game(config, index)
-    me = kinds.index("hard")
-    players[me] = RuledHard(rules)
-    players[me].reset(game_seed + me)
-    env = table_env(config, game_seed)
-    play_through_env(env, players)
-    winners = env.game.winners
-    return 1 / len(winners) if me in winners else 0.0
+    def ruled(players: list, me: int, game_seed: int) -> list:
+        hero = RuledHard(rules)
+        hero.reset(game_seed + me)
+        return [hero if s == me else p for s, p in enumerate(players)]
+
+    return hero_share(("hard", *opponents), index, seed, ruled)
 
 
 def parse_rules(text: str) -> list[tuple[str, frozenset[str]]]:

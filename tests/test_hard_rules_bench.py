@@ -7,15 +7,11 @@ import numpy as np
 import pytest
 
 from bench.hard_rules import RuledHard, has_group_to_build, main, ruled_mask
-from byapar_env.action_table import ACTIONS, ROLL_ID
+from byapar_env.action_table import ACTIONS, ROLL_ID, action_id
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Phase
 
 JUMLA, SURKHET, MAHENDRANAGAR = 1, 3, 6  # Jumla and Surkhet: the Karnali group (house Rs 500)
-
-
-def _id(kind: str, square: int) -> int:
-    return next(i for i, a in enumerate(ACTIONS) if a.kind == kind and a.arg == square)
 
 
 def _game_with_karnali(cash: int):
@@ -36,7 +32,7 @@ def _mask(*ids: int) -> np.ndarray:
 
 
 def test_mortgage_reserve_drops_mortgages_above_the_reserve_or_without_a_group() -> None:
-    mortgage = _id("mortgage", MAHENDRANAGAR)
+    mortgage = action_id("mortgage", MAHENDRANAGAR)
     mask = _mask(ROLL_ID, mortgage)
     rules = frozenset({"mortgage-reserve"})
 
@@ -57,8 +53,8 @@ def test_mortgage_reserve_drops_mortgages_above_the_reserve_or_without_a_group()
 
 
 def test_build_first_keeps_only_houses_below_three_that_the_cash_covers() -> None:
-    on_jumla, on_surkhet = _id("build", JUMLA), _id("build", SURKHET)
-    mortgage = _id("mortgage", MAHENDRANAGAR)
+    on_jumla, on_surkhet = action_id("build", JUMLA), action_id("build", SURKHET)
+    mortgage = action_id("mortgage", MAHENDRANAGAR)
     mask = _mask(ROLL_ID, on_jumla, on_surkhet, mortgage)
     rules = frozenset({"build-first"})
 

@@ -1,0 +1,25 @@
+"""One seat's share of the arena's games, its table's players adapted first: the benches that
+change one player or wrap its rivals (``bench.hard_rules``, ``bench.clique_table``) play the
+arena's own games this way, so every variant meets the same seats, seeds and dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from byapar_agents import play_through_env
+from byapar_harness.arena import ArenaConfig, seat_game, table_env
+
+# (the arena's seated players, the watched seat, the game's seed) -> the players that play
+Adapt = Callable[[list, int, int], list]
+
+
+def hero_share(lineup: tuple[str, ...], index: int, seed: int, adapt: Adapt) -> float:
+    """The share of the arena's game ``index`` (run seed ``seed``, seats rotated) won by the
+    seat of ``lineup[0]``, the table played by ``adapt(players, seat, game_seed)``."""
+    config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
+    kinds, players, game_seed = seat_game(config, index)
+    me = kinds.index(lineup[0])
+    env = table_env(config, game_seed)
+    play_through_env(env, adapt(players, me, game_seed))
+    winners = env.game.winners
+    return 1 / len(winners) if me in winners else 0.0
