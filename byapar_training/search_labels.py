@@ -2,14 +2,14 @@
 
     python -m byapar_training.search_labels --run-dir RUN [--games 2000] [--workers 2]
 
-Seeded games at tables of 2 to 6, every seat drawn from the value network's roster (the hard
-policy, the levels and the panel: ``byapar_training.value.ROSTER``). At a share (``--sample-rate``)
-of
-the decisions, the expert lists its candidates (``focus`` off: every decision, not only the
-money ones) and scores each by ``--sims`` simulations in all, in rounds of one per candidate
-with a shared seed (common random numbers: two candidates meet the same dice and cards), its
-rollouts ending on the current value network (``--horizon-rounds`` rounds on). A decision
-with a single candidate is not kept.
+Seeded games at tables of 2 to 6, every seat drawn from one of the value network's rosters
+(``--roster``: by default the hard policy, the levels and the panel, ``byapar_training.value``'s
+``ROSTER``; ``wide`` adds the population's training seeds and the seen outside players). At a
+share (``--sample-rate``) of the decisions, the expert lists its candidates (``focus`` off:
+every decision, not only the money ones) and scores each by ``--sims`` simulations in all, in
+rounds of one per candidate with a shared seed (common random numbers: two candidates meet the
+same dice and cards), its rollouts ending on the current value network (``--horizon-rounds``
+rounds on). A decision with a single candidate is not kept.
 
 What a chunk keeps (``RUN/data/chunk_KKKK.npz``, written whole, a stop loses at most the chunks
 under way; a chunk depends on its number alone, so the same chunks for any ``--workers``):
@@ -35,19 +35,18 @@ from pathlib import Path
 
 import numpy as np
 
-from byapar_agents import make_agent
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.judge import position_after
 from byapar_agents.network import NumpyPolicy
-from byapar_agents.search import ROLLOUT_MODES, PolicyRolloutPlayer
+from byapar_agents.search import ROLLOUT_MODES
 from byapar_agents.value import value_at
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules, actions
 from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 
 from .chunks import chunk_path, play_chunks, run_stages
-from .value import ROSTER, sizes
+from .value import roster, seat_players, sizes
 
 
 class SearchLabelError(ByaparError, ValueError):
@@ -67,6 +66,7 @@ class SearchLabelConfig:
     rollout: str = "population"
     value: str = ""
     workers: int = 1
+    roster: str = "shipped"
 
 
 HELP = {
@@ -82,6 +82,8 @@ HELP = {
     "value": "the value checkpoint the simulations end on (empty: the shipped one); the next "
              "round of expert iteration labels with the last round's fit",
     "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
+    "roster": "who sits at the tables, as byapar train-value's --roster: 'shipped', 'wide' or "
+              "comma-separated NAME:WEIGHT",
 }
 
 
@@ -102,6 +104,7 @@ def validate(config: SearchLabelConfig) -> None:
                                f"got {config.rollout!r:.40}")
     try:
         sizes(config)  # type: ignore[arg-type]
+        roster(config)
     except ValueError as exc:
         raise SearchLabelError(str(exc)) from None
     if config.value:
@@ -136,8 +139,9 @@ def label_game(seed: int, config: SearchLabelConfig, policy: NumpyPolicy) -> lis
     """One seeded game: its labelled decisions, each with its children."""
     rng = random.Random(seed)
     n = rng.choice(sizes(config))  # type: ignore[arg-type]
-    names = rng.choices(list(ROSTER), list(ROSTER.values()), k=n)
-    players = [PolicyRolloutPlayer(policy) if k == "policy" else make_agent(k) for k in names]
+    seated = roster(config)
+    names = rng.choices(list(seated), list(seated.values()), k=n)
+    players = seat_players(names, rng, policy)
     for s, p in enumerate(players):
         p.reset(seed + s)
     expert = ExpertPlayer(seed, sims=config.sims, horizon_rounds=config.horizon_rounds,

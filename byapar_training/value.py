@@ -35,7 +35,10 @@ import numpy as np
 from byapar_agents import make_agent
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
+from byapar_agents.outside import SEEN_OUTSIDE
+from byapar_agents.population import training_names
 from byapar_agents.search import PolicyRolloutPlayer, score
+from byapar_agents.unseen import kept_unseen
 from byapar_agents.value import ValueNet, win_shares
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules
@@ -43,12 +46,18 @@ from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
 from .chunks import chunk_path, play_chunks, run_stages, train_and_held_out
+from .league import POPULATION
 
 _NO_CAP = NO_DECISION_CAP
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
 # mostly the policy and the medium player), and every hand-written style.
 ROSTER = {"policy": 4, "medium": 3, "easy": 1, "guardian": 1, "completer": 1, "shark": 1,
           "builder": 1, "hoarder": 1, "trader": 1, "strategist": 1}
+# A wider one (``--roster wide``): the same, beside the generated population (a training seed
+# drawn for each seat) and the outside players training may see, so that the network also
+# reads the tables those players make (their trades, bids and building).
+WIDE_ROSTER = {**ROSTER, POPULATION: 4, **{name: 1 for name in SEEN_OUTSIDE}}
+NAMED_ROSTERS = {"shipped": ROSTER, "wide": WIDE_ROSTER}
 
 
 def _say(line: str) -> None:
@@ -76,6 +85,7 @@ class ValueConfig:
     lr: float = 1e-3
     weight_decay: float = 1e-5
     workers: int = 1  # processes playing the games (the fit is one process)
+    roster: str = "shipped"  # who sits at the tables: a named roster or NAME:WEIGHT,...
 
 
 HELP = {
@@ -91,6 +101,10 @@ HELP = {
     "lr": "AdamW learning rate",
     "weight_decay": "AdamW weight decay",
     "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
+    "roster": "who sits at the generated tables: 'shipped' (the policy, the levels and the "
+              "panel), 'wide' (those, the population's training seeds and the seen outside "
+              "players) or comma-separated NAME:WEIGHT (policy, population for a drawn "
+              "training seed, or a player that plays on the engine; never an unseen one)",
 }
 
 
@@ -110,6 +124,45 @@ def validate(config: ValueConfig) -> None:
         raise ValueConfigError(f"--lr must be above 0 and below 1, got {config.lr!r}")
     sizes(config)
     hidden(config)
+    roster(config)
+
+
+def roster(config) -> dict[str, int]:
+    """The config's roster (``config.roster``) as names and whole weights; a name no table may
+    seat (unknown, unseen, or a player that needs the environment) is refused, naming it."""
+    text = config.roster
+    if text in NAMED_ROSTERS:
+        return NAMED_ROSTERS[text]
+    out: dict[str, int] = {}
+    for part in str(text).split(","):
+        name, _, weight = part.strip().partition(":")
+        if not weight.isdigit() or int(weight) < 1 or name in out:
+            raise ValueConfigError(
+                f"--roster must be {' or '.join(map(repr, NAMED_ROSTERS))} or comma-separated "
+                f"NAME:WEIGHT with each name once and a whole weight of at least 1, got "
+                f"{part.strip()!r} in {text!r}")
+        if kept_unseen(name):
+            raise ValueConfigError(f"--roster: {name!r} is kept unseen (evaluation only); "
+                                   f"training may seat {', '.join(SEEN_OUTSIDE)}, "
+                                   f"{POPULATION!r} or pop-SEED with a training seed")
+        if name not in ("policy", POPULATION):
+            try:
+                player = make_agent(name)
+            except ValueError as exc:  # UnknownAgentError and CheckpointError say why
+                raise ValueConfigError(f"--roster: {exc}") from None
+            if not callable(getattr(player, "choose", None)):
+                raise ValueConfigError(f"--roster: {name!r} plays through the environment only; "
+                                       "the generated tables seat engine players")
+        out[name] = int(weight)
+    return out
+
+
+def seat_players(names: list[str], rng: random.Random, policy: NumpyPolicy) -> list:
+    """The players of a generated table, one per name of a roster (``population``: a training
+    seed drawn by ``rng``)."""
+    return [PolicyRolloutPlayer(policy) if k == "policy"
+            else make_agent(training_names(1, rng)[0] if k == POPULATION else k)
+            for k in names]
 
 
 def sizes(config: ValueConfig) -> list[int]:
@@ -135,14 +188,16 @@ def hidden(config: ValueConfig) -> list[int]:
 
 
 # ---------------------------------------------------------------------------- stage 1: games
-def play_and_sample(seed: int, table_sizes: list[int], sample_rate: float, policy: NumpyPolicy
+def play_and_sample(seed: int, table_sizes: list[int], sample_rate: float, policy: NumpyPolicy,
+                    seated: dict[str, int] = ROSTER
                     ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], np.ndarray]:
     """One seeded game: its kept positions, each (the active seats' observations, their
-    net-worth shares, the seats), and every seat's final share of the win."""
+    net-worth shares, the seats), and every seat's final share of the win. Its players are
+    drawn from ``seated`` (a roster: names and weights)."""
     rng = random.Random(seed)
     n = rng.choice(table_sizes)
-    names = rng.choices(list(ROSTER), list(ROSTER.values()), k=n)
-    players = [PolicyRolloutPlayer(policy) if k == "policy" else make_agent(k) for k in names]
+    names = rng.choices(list(seated), list(seated.values()), k=n)
+    players = seat_players(names, rng, policy)
     for s, p in enumerate(players):
         p.reset(seed + s)
     driver = SeatDriver.for_game(Game(Rules(num_players=n), seed=seed), max_decisions=_NO_CAP)
@@ -167,12 +222,14 @@ def _play_chunk(args: tuple[ValueConfig, int]) -> tuple[int, int]:
     config, k = args
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
     table_sizes = sizes(config)
+    seated = roster(config)
     obs, baseline, target, state = [], [], [], []
     first = k * config.chunk_games
     for index in range(first, min(first + config.chunk_games, config.games)):
         # each game's seed from the run's seed and the game's number alone
         seed = random.Random(config.seed * 1_000_003 + index).getrandbits(62)
-        positions, shares = play_and_sample(seed, table_sizes, config.sample_rate, policy)
+        positions, shares = play_and_sample(seed, table_sizes, config.sample_rate, policy,
+                                            seated)
         for rows, base, seats in positions:
             obs.append(rows.astype(np.float16))
             baseline.append(base)

@@ -74,6 +74,8 @@ def test_a_tiny_run_writes_consistent_resumable_reproducible_labels(tmp_path) ->
     (dict(table_sizes="1,4"), "table-sizes"),
     (dict(workers=0), "--workers must be a whole number from 1"),
     (dict(value="no-such-folder"), "--value: "),
+    (dict(roster="outside-monopyly-huw:1"), "--roster: 'outside-monopyly-huw' is kept unseen"),
+    (dict(roster="medium"), "--roster must be"),
 ])
 def test_bad_settings_are_refused_by_name(tmp_path, change, message) -> None:
     with pytest.raises(SearchLabelError, match=message):

@@ -186,7 +186,13 @@ def test_two_workers_write_the_same_chunks_as_one(tmp_path) -> None:
                                             ("--sample-rate", "0", "--sample-rate"),
                                             ("--table-sizes", "1,4", "--table-sizes"),
                                             ("--hidden", "64,x", "--hidden"),
-                                            ("--workers", "0", "--workers")])
+                                            ("--workers", "0", "--workers"),
+                                            ("--roster", "policy:0", "--roster"),
+                                            ("--roster", "policy:2,policy:1", "--roster"),
+                                            ("--roster", "outside-monopyly-huw:1", "kept unseen"),
+                                            ("--roster", "pop-1000000:1", "kept unseen"),
+                                            ("--roster", "hard:1", "environment only"),
+                                            ("--roster", "nobody:1", "unknown player")])
 def test_bad_value_training_flags_are_one_line_errors(tmp_path, capsys, flag, value,
                                                       word) -> None:
     pytest.importorskip("torch")
@@ -196,3 +202,25 @@ def test_bad_value_training_flags_are_one_line_errors(tmp_path, capsys, flag, va
     err = capsys.readouterr().err
     assert err.startswith("byapar train-value:") and word in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+def test_the_wide_roster_seats_the_population_and_the_seen_outside_players() -> None:
+    from byapar_agents.outside import SEEN_OUTSIDE, UNSEEN_OUTSIDE
+    from byapar_agents.population import population_seed
+    from byapar_agents.unseen import kept_unseen
+    from byapar_training.value import ROSTER, ValueConfig, play_and_sample, roster, seat_players
+
+    wide = roster(ValueConfig(roster="wide"))
+    assert roster(ValueConfig()) == ROSTER and set(ROSTER) < set(wide)
+    assert set(SEEN_OUTSIDE) < set(wide) and not set(UNSEEN_OUTSIDE) & set(wide)
+    assert roster(ValueConfig(roster="medium:2,pop-7:1")) == {"medium": 2, "pop-7": 1}
+    policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
+    import random
+
+    drawn = seat_players(["population"] * 6, random.Random(5), policy)
+    seeds = {population_seed(p.name) for p in drawn}
+    assert len(seeds) == 6 and not any(kept_unseen(p.name) for p in drawn)
+    a, won = play_and_sample(11, [6], 0.05, policy, {"population": 1, SEEN_OUTSIDE[0]: 1})
+    b, _ = play_and_sample(11, [6], 0.05, policy, {"population": 1, SEEN_OUTSIDE[0]: 1})
+    assert len(a) == len(b) > 0 and sum(won) == pytest.approx(1.0)
+    assert all(np.array_equal(x[0], y[0]) for x, y in zip(a, b, strict=True))
