@@ -33,13 +33,14 @@ from pathlib import Path
 import numpy as np
 
 from byapar_agents import make_agent
+from byapar_agents.dealing_rollout import DealingRolloutPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.outside import SEEN_OUTSIDE
 from byapar_agents.population import training_names
 from byapar_agents.search import PolicyRolloutPlayer, score
 from byapar_agents.unseen import kept_unseen
-from byapar_agents.value import ValueNet, win_shares
+from byapar_agents.value import ValueNet, shipped_value, win_shares
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules
 from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -56,6 +57,7 @@ ROSTER = {"policy": 4, "medium": 3, "easy": 1, "guardian": 1, "completer": 1, "s
 # A wider one (``--roster wide``): the same, beside the generated population (a training seed
 # drawn for each seat) and the outside players training may see, so that the network also
 # reads the tables those players make (their trades, bids and building).
+DEALER = "dealer"  # the policy with the deal module's offers and answers
 WIDE_ROSTER = {**ROSTER, POPULATION: 4, **{name: 1 for name in SEEN_OUTSIDE}}
 NAMED_ROSTERS = {"shipped": ROSTER, "wide": WIDE_ROSTER}
 
@@ -103,8 +105,9 @@ HELP = {
     "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
     "roster": "who sits at the generated tables: 'shipped' (the policy, the levels and the "
               "panel), 'wide' (those, the population's training seeds and the seen outside "
-              "players) or comma-separated NAME:WEIGHT (policy, population for a drawn "
-              "training seed, or a player that plays on the engine; never an unseen one)",
+              "players) or comma-separated NAME:WEIGHT (policy; dealer, the policy with the "
+              "deal module; population, a drawn training seed; or a player that plays on the "
+              "engine; never an unseen one)",
 }
 
 
@@ -145,7 +148,7 @@ def roster(config) -> dict[str, int]:
             raise ValueConfigError(f"--roster: {name!r} is kept unseen (evaluation only); "
                                    f"training may seat {', '.join(SEEN_OUTSIDE)}, "
                                    f"{POPULATION!r} or pop-SEED with a training seed")
-        if name not in ("policy", POPULATION):
+        if name not in ("policy", DEALER, POPULATION):
             try:
                 player = make_agent(name)
             except ValueError as exc:  # UnknownAgentError and CheckpointError say why
@@ -159,10 +162,17 @@ def roster(config) -> dict[str, int]:
 
 def seat_players(names: list[str], rng: random.Random, policy: NumpyPolicy) -> list:
     """The players of a generated table, one per name of a roster (``population``: a training
-    seed drawn by ``rng``)."""
-    return [PolicyRolloutPlayer(policy) if k == "policy"
-            else make_agent(training_names(1, rng)[0] if k == POPULATION else k)
-            for k in names]
+    seed drawn by ``rng``; ``dealer``: the policy with the deal module, judged by the shipped
+    value network)."""
+    out = []
+    for k in names:
+        if k == "policy":
+            out.append(PolicyRolloutPlayer(policy))
+        elif k == DEALER:
+            out.append(DealingRolloutPlayer(policy, shipped_value()))
+        else:
+            out.append(make_agent(training_names(1, rng)[0] if k == POPULATION else k))
+    return out
 
 
 def sizes(config: ValueConfig) -> list[int]:

@@ -304,3 +304,31 @@ def test_hard_sim_proposes_the_best_completing_offer_its_rollouts_confirm(monkey
     assert best_offer(game, JUDGE, check=check).offer == SWAP._replace(amount=1000)
     monkeypatch.setattr(rollouts, "simulated_gain", lambda *a, **k: -0.01)
     assert best_offer(game, JUDGE, check=check) is None  # two checked, none confirmed
+
+
+def test_the_dealing_rollout_player_offers_the_swap_once_a_turn_and_answers_by_the_judgement(
+        ) -> None:
+    from byapar_agents.dealing_rollout import DealingRolloutPlayer
+
+    game = new_game(4, seed=3)
+    _swap_position(game)
+    dealers = [DealingRolloutPlayer(LearnedPlayer(DEFAULT_CHECKPOINT).policy, JUDGE)
+               for _ in range(2)]
+    for d in dealers:
+        d.reset(0)
+    legal = game.legal_actions()
+    assert dealers[0].choose(game, 0, legal) == SWAP
+    # the same turn again: no second offer, the policy's own choice (never an offer)
+    assert dealers[0].choose(game, 0, legal).kind != SWAP.kind
+    game.apply(SWAP)
+    assert game.phase == Phase.TRADE_ANSWER
+    assert dealers[1].choose(game, 1, game.legal_actions()) == actions.ACCEPT_TRADE
+    game.apply(actions.ACCEPT_TRADE)
+    assert game.owner[SURKHET] == 0 and game.owner[DADELDHURA] == 1
+    assert game.cash[:2] == [15_000, 15_000]
+    # an offer the judgement refuses (seat 0 would lead) is declined
+    rich = actions.offer_trade(1, (DADELDHURA,), (SURKHET,), -2000)
+    game2 = new_game(4, seed=3)
+    _swap_position(game2)
+    game2.apply(rich)
+    assert dealers[1].choose(game2, 1, game2.legal_actions()) == actions.REJECT_TRADE
