@@ -50,6 +50,9 @@ from byapar_agents import LEVEL_NAMES, PANEL_NAMES, expert_options, make_agent, 
 from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import load_checkpoint, specialist_folders
+from byapar_agents.outside import SEEN_OUTSIDE
+from byapar_agents.population import training_names
+from byapar_agents.unseen import kept_unseen
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
@@ -58,6 +61,7 @@ from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
 from .chunks import chunk_files, chunk_path, play_chunks, run_stages, train_and_held_out
+from .league import POPULATION
 from .value import sizes
 
 _NO_CAP = NO_DECISION_CAP
@@ -118,8 +122,9 @@ HELP = {
     "lr": "Adam learning rate",
     "departure_weight": "weight of a decision where the expert left the policy's choice",
     "kl": "weight of the KL divergence from the starting policy",
-    "opponents": "the other seats' styles, NAME:WEIGHT comma-separated (a level or a panel "
-                 "name; a table is one style, drawn by weight)",
+    "opponents": "the other seats' styles, NAME:WEIGHT comma-separated (a level, a panel "
+                 "name, a seen outside player or population, a training seed drawn for the "
+                 "table; a table is one style, drawn by weight)",
     "also_fit_on": "comma-separated run folders of earlier rounds whose chunks the fit also "
                    "trains on (and holds out)",
 }
@@ -127,10 +132,12 @@ HELP = {
 
 def opponent_weights(config: DistillConfig) -> dict[str, int]:
     """``--opponents`` as {style: weight}; DistillConfigError naming what is wrong."""
-    allowed = LEVEL_NAMES + PANEL_NAMES
+    allowed = LEVEL_NAMES + PANEL_NAMES + SEEN_OUTSIDE + (POPULATION,)
     weights: dict[str, int] = {}
     for part in config.opponents.split(","):
         name, _, weight = part.strip().partition(":")
+        if kept_unseen(name):
+            raise DistillConfigError(f"--opponents: {name!r} is kept unseen (evaluation only)")
         if name not in allowed or name in weights or not weight.isdigit() or not (
                 1 <= int(weight) <= 1000):
             raise DistillConfigError(
@@ -204,6 +211,8 @@ def play_and_record(config: DistillConfig, index: int, policy) -> list[tuple]:
     n = rng.choice(sizes(config))
     weights = opponent_weights(config)
     style = rng.choices(list(weights), list(weights.values()))[0]
+    if style == POPULATION:  # one training seed of the population, in every other seat
+        style = training_names(1, rng)[0]
     expert_seat = index % n
     expert = ExpertPlayer(seed=seed + expert_seat, checkpoint=config.checkpoint,
                           **expert_options(config.expert))

@@ -106,6 +106,7 @@ def test_a_recorded_decision_holds_the_policy_own_choice_beside_the_expert(tmp_p
 
 def test_the_opponents_flag_chooses_the_other_seats(tmp_path, monkeypatch) -> None:
     import byapar_training.distill as distill
+    from byapar_agents.unseen import kept_unseen
 
     assert distill.opponent_weights(_config(tmp_path))["medium"] == 3  # the default's first
     seated: list[str] = []
@@ -116,6 +117,12 @@ def test_the_opponents_flag_chooses_the_other_seats(tmp_path, monkeypatch) -> No
     for index in range(3):
         play_and_record(config, index, LearnedPlayer(DEFAULT_CHECKPOINT).policy)
     assert len(seated) >= 6 and set(seated) == {"hoarder"}  # every seat but the expert's
+    # population: one training seed drawn for the table, in every other seat
+    seated.clear()
+    play_and_record(_config(tmp_path, opponents="population:1"), 0,
+                    LearnedPlayer(DEFAULT_CHECKPOINT).policy)
+    (name,) = set(seated)
+    assert len(seated) >= 2 and name.startswith("pop-") and not kept_unseen(name)
 
 
 def test_the_same_seed_records_the_same_decisions(tmp_path) -> None:
@@ -184,7 +191,10 @@ def test_ship_copies_the_fitted_player(tmp_path, capsys) -> None:
                                             ("--also-fit-on", "nowhere", "--also-fit-on"),
                                             ("--opponents", "medium:3,expert:1", "'expert:1'"),
                                             ("--opponents", "medium:0", "'medium:0'"),
-                                            ("--opponents", "medium", "'medium'")])
+                                            ("--opponents", "medium", "'medium'"),
+                                            ("--opponents", "outside-monopyly-huw:1",
+                                             "kept unseen"),
+                                            ("--opponents", "pop-1000000:1", "kept unseen")])
 def test_bad_distill_flags_are_one_line_errors(tmp_path, capsys, flag, value, word) -> None:
     assert main(["distill", "--run-dir", str(tmp_path / "r"), flag, value]) == 2
     err = capsys.readouterr().err
