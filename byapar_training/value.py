@@ -54,10 +54,10 @@ _NO_CAP = NO_DECISION_CAP
 # mostly the policy and the medium player), and every hand-written style.
 ROSTER = {"policy": 4, "medium": 3, "easy": 1, "guardian": 1, "completer": 1, "shark": 1,
           "builder": 1, "hoarder": 1, "trader": 1, "strategist": 1}
+DEALER = "dealer"  # a roster kind: the policy with the deal module's offers and answers
 # A wider one (``--roster wide``): the same, beside the generated population (a training seed
 # drawn for each seat) and the outside players training may see, so that the network also
 # reads the tables those players make (their trades, bids and building).
-DEALER = "dealer"  # the policy with the deal module's offers and answers
 WIDE_ROSTER = {**ROSTER, POPULATION: 4, **{name: 1 for name in SEEN_OUTSIDE}}
 NAMED_ROSTERS = {"shipped": ROSTER, "wide": WIDE_ROSTER}
 

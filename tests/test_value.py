@@ -217,6 +217,10 @@ def test_the_wide_roster_seats_the_population_and_the_seen_outside_players() -> 
     policy = LearnedPlayer(DEFAULT_CHECKPOINT).policy
     import random
 
+    assert roster(ValueConfig(roster="dealer:2,medium:1")) == {"dealer": 2, "medium": 1}
+    dealer, plain = seat_players(["dealer", "policy"], random.Random(5), policy)
+    assert type(dealer).__name__ == "DealingRolloutPlayer"
+    assert type(plain).__name__ == "PolicyRolloutPlayer"
     drawn = seat_players(["population"] * 6, random.Random(5), policy)
     seeds = {population_seed(p.name) for p in drawn}
     assert len(seeds) == 6 and not any(kept_unseen(p.name) for p in drawn)
