@@ -32,11 +32,13 @@ class DealingRolloutPlayer(PolicyRolloutPlayer):
 
     def __init__(self, policy: NumpyPolicy, value: ValueNet) -> None:
         self.value = value
+        # a deal memory per game (weakly held: it goes with the game)
+        self._memories: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         super().__init__(policy)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._memories: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._memories.clear()
 
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         if game.phase == Phase.TRADE_ANSWER:

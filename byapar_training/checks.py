@@ -14,16 +14,13 @@ import math
 from pathlib import Path
 
 from byapar_agents.network import load_checkpoint
-from byapar_agents.outside import SEEN_OUTSIDE
-from byapar_agents.population import TRAINING_SEEDS
-from byapar_agents.unseen import kept_unseen
 from byapar_harness.arena import MAX_GAMES, max_workers
 
 from .common import require
 from .config import MAX_ENVS, MAX_SEED, Config, ConfigError, names
 from .evaluation import parse_eval_tables
 from .games import BYAPAR, trained_game
-from .league import POPULATION
+from .league import POPULATION, unseen_refusal
 from .tracking import check_tracking
 
 
@@ -48,10 +45,9 @@ def _player(flag: str, name: str, game: str = BYAPAR) -> None:
 
 def _unseen_refused(name: str, flag: str = "--league") -> None:
     """The unseen opponents never train (``byapar_agents.unseen``)."""
-    if kept_unseen(name):
-        raise ConfigError(f"{flag}: {name!r} is kept unseen (evaluation only); training may use "
-                          f"{', '.join(SEEN_OUTSIDE)}, {POPULATION!r} or pop-SEED with a "
-                          f"seed below {TRAINING_SEEDS.stop:,}")
+    why = unseen_refusal(name, flag)
+    if why is not None:
+        raise ConfigError(why)
 
 
 def check_config(config: Config) -> None:

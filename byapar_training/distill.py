@@ -52,7 +52,6 @@ from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import load_checkpoint, specialist_folders
 from byapar_agents.outside import SEEN_OUTSIDE
 from byapar_agents.population import training_names
-from byapar_agents.unseen import kept_unseen
 from byapar_env.action_table import NUM_ACTIONS
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import NO_DECISION_CAP
@@ -61,7 +60,7 @@ from byapar_env.engine.rules import MAX_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE
 
 from .chunks import chunk_files, chunk_path, play_chunks, run_stages, train_and_held_out
-from .league import POPULATION
+from .league import POPULATION, unseen_refusal
 from .value import sizes
 
 _NO_CAP = NO_DECISION_CAP
@@ -136,8 +135,9 @@ def opponent_weights(config: DistillConfig) -> dict[str, int]:
     weights: dict[str, int] = {}
     for part in config.opponents.split(","):
         name, _, weight = part.strip().partition(":")
-        if kept_unseen(name):
-            raise DistillConfigError(f"--opponents: {name!r} is kept unseen (evaluation only)")
+        why = unseen_refusal(name, "--opponents")
+        if why is not None:
+            raise DistillConfigError(why)
         if name not in allowed or name in weights or not weight.isdigit() or not (
                 1 <= int(weight) <= 1000):
             raise DistillConfigError(

@@ -39,7 +39,9 @@ from pathlib import Path
 import numpy as np
 
 from byapar_agents import LearnedPlayer, make_agent
-from byapar_agents.population import training_names
+from byapar_agents.outside import SEEN_OUTSIDE
+from byapar_agents.population import TRAINING_SEEDS, training_names
+from byapar_agents.unseen import kept_unseen
 from byapar_env.single_seat import SingleSeatEnv
 
 from .games import TrainedGame, trained_game
@@ -51,6 +53,16 @@ PFSP_FLOOR = 0.02
 POPULATION = "population"
 SCORE_DECAY = 0.98  # the moving average's weight on the past: about the last 50 games count
 REPORT_EVERY = 50  # episodes between writes of the scores to the run folder
+
+
+def unseen_refusal(name: str, flag: str) -> str | None:
+    """Why flag ``flag`` may not name ``name`` (an opponent kept unseen, ``byapar_agents.unseen``:
+    no training run seats it), or None."""
+    if not kept_unseen(name):
+        return None
+    return (f"{flag}: {name!r} is kept unseen (evaluation only); training may use "
+            f"{', '.join(SEEN_OUTSIDE)}, {POPULATION!r} or pop-SEED with a seed below "
+            f"{TRAINING_SEEDS.stop:,}")
 
 
 def pfsp_weight(score: float) -> float:

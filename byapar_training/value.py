@@ -39,7 +39,6 @@ from byapar_agents.network import NumpyPolicy
 from byapar_agents.outside import SEEN_OUTSIDE
 from byapar_agents.population import training_names
 from byapar_agents.search import PolicyRolloutPlayer, score
-from byapar_agents.unseen import kept_unseen
 from byapar_agents.value import ValueNet, shipped_value, win_shares
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules
@@ -47,7 +46,7 @@ from byapar_env.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
 from .chunks import chunk_path, play_chunks, run_stages, train_and_held_out
-from .league import POPULATION
+from .league import POPULATION, unseen_refusal
 
 _NO_CAP = NO_DECISION_CAP
 # Who sits at the generated tables, with weights: the policy most (the expert's rollouts are
@@ -144,10 +143,9 @@ def roster(config) -> dict[str, int]:
                 f"--roster must be {' or '.join(map(repr, NAMED_ROSTERS))} or comma-separated "
                 f"NAME:WEIGHT with each name once and a whole weight of at least 1, got "
                 f"{part.strip()!r} in {text!r}")
-        if kept_unseen(name):
-            raise ValueConfigError(f"--roster: {name!r} is kept unseen (evaluation only); "
-                                   f"training may seat {', '.join(SEEN_OUTSIDE)}, "
-                                   f"{POPULATION!r} or pop-SEED with a training seed")
+        why = unseen_refusal(name, "--roster")
+        if why is not None:
+            raise ValueConfigError(why)
         if name not in ("policy", DEALER, POPULATION):
             try:
                 player = make_agent(name)
