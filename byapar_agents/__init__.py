@@ -23,7 +23,7 @@ from .expert import (
     ExpertBudgetError,
     ExpertPlayer,
 )
-from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
+from .hard import DEFAULT_CHECKPOINT, VALUE_BID_TABLES, LearnedPlayer
 from .judge import Judge
 from .ladder import LADDER, make_level
 from .medium import MediumPlayer
@@ -43,7 +43,7 @@ SEARCH_NAMES = ("expert",)
 # (byapar_agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
 # "hard+value=FOLDER": the hard player whose deal judgement (its offers, answers and their
 # rollout check) reads that value checkpoint instead of the shipped one.
-VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged")
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged", "hard-valuebids")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
@@ -135,6 +135,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy", keep_moves=False)
+    if name == "hard-valuebids":  # auctions at six seats bid by worth (hard.VALUE_BID_TABLES)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value_bid_tables=VALUE_BID_TABLES)
     if name == "hard-sim":  # its own offers that complete a group checked by rollouts too
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":

@@ -70,8 +70,14 @@ class EnginePlayer:
             self._steps = offer_steps(seat, env.game.num_players, action)
             return self._steps.pop(0)
         if k == ActionKind.BID:
-            for i in (BID_MIN_ID, *BID_RAISE_IDS, *BID_PRICE_IDS):
-                if bid_amount(env.game, i) == action.amount:
-                    return i
-            return BID_MIN_ID
+            return bid_id(env.game, action.amount)
         return fixed_action_id(action)
+
+
+def bid_id(game: Game, amount: int) -> int:
+    """The environment's id of a bid of ``amount`` in ``game``'s auction (the least raise where
+    no id bids exactly that)."""
+    for i in (BID_MIN_ID, *BID_RAISE_IDS, *BID_PRICE_IDS):
+        if bid_amount(game, i) == amount:
+            return i
+    return BID_MIN_ID

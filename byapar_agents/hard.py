@@ -32,6 +32,12 @@ With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy
 trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
 and replaced where another candidate is better by more than the judge's margin.
 
+With ``value_bid_tables`` (table sizes; none by default, ``VALUE_BID_TABLES`` for the name
+``hard-valuebids``), at a table that started with one of those many players it bids in auctions
+as the ``strategist`` does (``byapar_agents.panel.value_bid``: the least raise while the bid stays
+within the place's worth to it and leaves a third of the medium player's reserve), not by its
+policy.
+
 With ``keep_moves`` (the default; off for ``hard-guarded`` and ``hard-unguarded``, the earlier
 releases), it never undoes before rolling a move it made earlier in the same turn: no paying off
 a mortgage it took that turn, no mortgaging a place it paid off, no selling a house it built, no
@@ -50,21 +56,35 @@ from pathlib import Path
 import numpy as np
 
 from byapar_checkpoints import shipped
-from byapar_env.action_table import ACTIONS, CANCEL_ID, SUBMIT_ID, TRADE_START_IDS, engine_action
+from byapar_env.action_table import (
+    ACTIONS,
+    CANCEL_ID,
+    DROP_OUT_ID,
+    SUBMIT_ID,
+    TRADE_START_IDS,
+    engine_action,
+)
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
-from byapar_env.engine import Action, Game, Phase
+from byapar_env.engine import Action, Game, Phase, actions
 
+from .base import bid_id
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
 from .deals import DealMemory, accepts_pending, appraise, made, refusal
 from .judge import Judge, undoing
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
+from .panel import value_bid
 from .trade_guard import ACCEPT_ID, REJECT_ID, safe_answers, safe_pending_answer
 from .value import ValueNet, shipped_value
 
 DEFAULT_CHECKPOINT = shipped("hard")
 TRADE_MODES = ("deals", "guard", "policy")
+# The tables (players at the start) where ``hard-valuebids`` bids in auctions by the places'
+# worth (``panel.value_bid``): ahead of the policy's bids at six seats on seen tables, behind at
+# four; level on the unseen gate, so not the hard player's default (docs/expert_iteration.md,
+# "Auctions bid by worth at six seats").
+VALUE_BID_TABLES = frozenset({6})
 
 
 class _Seat:
@@ -88,7 +108,7 @@ class LearnedPlayer:
                  safe_trades: bool = True, value: ValueNet | None = None,
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
                  check_proposals: bool = False, judge: Judge | None = None,
-                 keep_moves: bool = True):
+                 keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset()):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -99,6 +119,7 @@ class LearnedPlayer:
         self.name = name or self.meta.get("name", self.folder.name)
         self.judge = judge
         self.keep_moves = keep_moves
+        self.value_bid_tables = frozenset(value_bid_tables)
         # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
         self.check = (RolloutCheck(self.value, self.policy, deal_rollouts,
@@ -148,6 +169,10 @@ class LearnedPlayer:
 
     def act(self, env: raw_env, seat: int) -> int:
         game = env.game
+        if (game.phase == Phase.AUCTION and env.draft is None
+                and len(env.possible_agents) in self.value_bid_tables):
+            move = value_bid(game, seat)
+            return DROP_OUT_ID if move == actions.DROP_OUT else bid_id(game, move.amount)
         if self.trades == "policy":
             return self._policy_act(env, seat)
         if game.phase == Phase.TRADE_ANSWER and env.draft is None:

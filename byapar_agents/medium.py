@@ -49,6 +49,21 @@ _PLACE_OTHERS = tuple(
     for s in board.PLACES)
 
 
+def cash_reserve(game: Game, seat: int) -> int:
+    """The medium player's cash to keep: a base plus half the biggest rent an opponent's place
+    may charge (at most Rs 3,000 over the base)."""
+    danger = 0
+    owner, blds, mort = game.owner, game.buildings, game.mortgaged
+    for sq, bare, rents in _CITY_RENTS:
+        o = owner[sq]
+        if o != seat and o >= 0 and not mort[sq]:
+            b = blds[sq]
+            r = rents[b] if b else bare  # bare: at most double
+            if r > danger:
+                danger = r
+    return BASE_RESERVE + min(danger // 2, 3_000)
+
+
 class MediumPlayer(EnginePlayer):
     name = "medium"
     # For byapar_env.fast_play: it reads ``legal`` only before rolling and while raising cash,
@@ -69,16 +84,7 @@ class MediumPlayer(EnginePlayer):
     # ------------------------------------------------------------------ judgement
     def reserve(self, game: Game, seat: int) -> int:
         """Cash to keep: a base plus half the biggest rent an opponent's place may charge."""
-        danger = 0
-        owner, blds, mort = game.owner, game.buildings, game.mortgaged
-        for sq, bare, rents in _CITY_RENTS:
-            o = owner[sq]
-            if o != seat and o >= 0 and not mort[sq]:
-                b = blds[sq]
-                r = rents[b] if b else bare  # bare: at most double
-                if r > danger:
-                    danger = r
-        return BASE_RESERVE + min(danger // 2, 3_000)
+        return cash_reserve(game, seat)
 
     def place_value(self, game: Game, sq: int, seat: int) -> int:
         """What ``sq`` is worth to ``seat`` if it came to them."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from byapar_env.engine import Action, Game, Phase, actions, board
 from byapar_env.valuation import acquisition_gain, denial_value, trade_gains
 
-from .medium import MediumPlayer
+from .medium import MediumPlayer, cash_reserve
 from .tactics import GROUP_OF, PRICE, money_step, money_step_below
 
 _GROUPS = tuple(board.GROUPS.values())
@@ -66,6 +66,34 @@ STYLES: dict[str, Style] = {
 }
 PANEL_NAMES: tuple[str, ...] = tuple(STYLES)
 
+
+
+def place_worth(game: Game, seat: int, sq: int, deny: bool) -> float:
+    """The most ``seat`` should pay the bank for ``sq``: its price plus the change in position
+    value, or (with ``deny``) plus what keeping it from the best-placed rival is worth, if
+    more."""
+    price = PRICE[sq]
+    value = price + acquisition_gain(game, seat, sq, price)
+    if deny:
+        value = max(value, price + denial_value(game, seat, sq))
+    return value
+
+
+def bid_up_to(game: Game, seat: int, worth: float, reserve: int) -> Action:
+    """The value bidder's move in ``game``'s auction: the least raise while it stays within
+    ``worth`` and leaves a third of ``reserve`` in hand, else dropping out."""
+    a = game.auction
+    limit = min(worth, game.cash[seat] - reserve // 3)
+    bid = a.high + board.BID_STEP
+    return actions.bid(a.square, bid) if bid <= limit else actions.DROP_OUT
+
+
+def value_bid(game: Game, seat: int) -> Action:
+    """How the ``strategist`` (and the ``shark``) bids for ``seat`` in ``game``'s auction: up to
+    the place's worth (``place_worth``, denial counted), keeping a third of the medium player's
+    reserve."""
+    return bid_up_to(game, seat, place_worth(game, seat, game.auction.square, True),
+                     cash_reserve(game, seat))
 
 class PanelPlayer(MediumPlayer):
     """A medium player's mechanics with a panel ``Style``."""
@@ -104,11 +132,7 @@ class PanelPlayer(MediumPlayer):
         return value
 
     def _worth(self, game: Game, seat: int, sq: int) -> float:
-        price = PRICE[sq]
-        value = price + acquisition_gain(game, seat, sq, price)
-        if self.style.deny:
-            value = max(value, price + denial_value(game, seat, sq))
-        return value
+        return place_worth(game, seat, sq, self.style.deny)
 
     def _group_piece(self, game: Game, sq: int, seat: int) -> bool:
         group = GROUP_OF[sq]
@@ -142,9 +166,7 @@ class PanelPlayer(MediumPlayer):
             worth = self._worth_to_me(game, seat, a.square)
             if st.only_group_buys and not self._group_piece(game, a.square, seat):
                 worth = min(worth, PRICE[a.square] // 2)
-            limit = min(worth, game.cash[seat] - self.reserve(game, seat) // 3)
-            bid = a.high + board.BID_STEP
-            return actions.bid(a.square, bid) if bid <= limit else actions.DROP_OUT
+            return bid_up_to(game, seat, worth, self.reserve(game, seat))
         if ph == Phase.TRADE_ANSWER and st.value_trades:
             offerer, offer = game.offer
             theirs, mine = trade_gains(game, offerer, seat, offer.give, offer.take,
