@@ -67,7 +67,6 @@ STYLES: dict[str, Style] = {
 PANEL_NAMES: tuple[str, ...] = tuple(STYLES)
 
 
-
 def place_worth(game: Game, seat: int, sq: int, deny: bool) -> float:
     """The most ``seat`` should pay the bank for ``sq``: its price plus the change in position
     value, or (with ``deny``) plus what keeping it from the best-placed rival is worth, if
@@ -94,6 +93,7 @@ def value_bid(game: Game, seat: int) -> Action:
     reserve."""
     return bid_up_to(game, seat, place_worth(game, seat, game.auction.square, True),
                      cash_reserve(game, seat))
+
 
 class PanelPlayer(MediumPlayer):
     """A medium player's mechanics with a panel ``Style``."""
