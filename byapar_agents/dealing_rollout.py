@@ -1,9 +1,10 @@
 """The learned policy that also deals, as a fast engine-level player (the roster kind
 ``dealer`` of ``byapar_training.value``).
 
-``search.PolicyRolloutPlayer`` makes no offers, so tables of it never show the positions that
-the hard player's own deals make: groups completed by a swap or a purchase it proposed. This
-player is that rollout player, with the hard player's deal module on top and no rollouts:
+``policy_rollout.PolicyRolloutPlayer`` makes no offers, so tables of it never show the
+positions that the hard player's own deals make: groups completed by a swap or a purchase it
+proposed. This player is that rollout player, with the hard player's deal module on top and no
+rollouts:
 
 - before rolling, once a turn, the deal module's offer if there is one
   (``deals.DealMemory.propose``: swaps, purchases, sales and denials, judged by the value
@@ -22,7 +23,7 @@ from byapar_env.engine import Action, Game, Phase, actions
 
 from .deals import DealMemory, accepts_pending
 from .network import NumpyPolicy
-from .search import PolicyRolloutPlayer
+from .policy_rollout import PolicyRolloutPlayer
 from .value import ValueNet
 
 

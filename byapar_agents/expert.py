@@ -35,11 +35,12 @@ policy composes the draft live, step by step, to its submit or cancel, as the ha
 the order of its steps and their count toward the pre-roll cap are the hard player's. A draft
 the policy would cancel is started too (the search simulates the policy's next choice in its
 place: a cancelled draft changes nothing in the game). The one deliberate difference is
-``UNDOES`` (``byapar_agents.search``). So with the search silent (fewer than ``MIN_PAIRS`` paired
-simulations: ``expert@8`` or fewer), the expert plays the hard player's game decision for decision
-(``tests/test_expert.py`` checks it); the arena seats it on environment tables for that reason
-(``engine_tables``). Called at the engine level (``choose``: ``byapar serve``, ``analyse``), it
-answers with the finished offer, which an engine table composes in its own order.
+``UNDOES`` (``byapar_agents.policy_rollout``). So with the search silent (fewer than
+``MIN_PAIRS`` paired simulations: ``expert@8`` or fewer), the expert plays the hard player's
+game decision for decision (``tests/test_expert.py`` checks it); the arena seats it on
+environment tables for that reason (``engine_tables``). Called at the engine level (``choose``:
+``byapar serve``, ``analyse``), it answers with the finished offer, which an engine table
+composes in its own order.
 
 **How values are estimated.** ``byapar_agents.search``: each simulation clones the game, gives it
 fresh
@@ -132,12 +133,12 @@ from .candidates import auction_bids
 from .deals import DealMemory, accepts_pending
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
+from .policy_rollout import UNDOES
 from .rival_reader import RivalReader
 from .search import (
     DEFAULT_HORIZON_ROUNDS,
     ROLLOUT_MODES,
     ROLLOUT_PLAYER,
-    UNDOES,
     Rollouts,
     paired_edge,
     rollout_seeds,

@@ -41,8 +41,8 @@ policy.
 With ``keep_moves`` (the default; off for ``hard-guarded`` and ``hard-unguarded``, the earlier
 releases), it never undoes before rolling a move it made earlier in the same turn: no paying off
 a mortgage it took that turn, no mortgaging a place it paid off, no selling a house it built, no
-building where it sold (``search.UNDOES``). Such a pair changes nothing but the cost: a mortgage
-paid off costs its interest, a house sold half its price. The policy did it: at six seats
+building where it sold (``policy_rollout.UNDOES``). Such a pair changes nothing but the cost: a
+mortgage paid off costs its interest, a house sold half its price. The policy did it: at six seats
 against five no-trade players (``pop-4``) it mortgaged and paid off about 18 times a game,
 often the same place twice in one turn.
 """

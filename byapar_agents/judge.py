@@ -33,7 +33,7 @@ from byapar_env.action_table import ACTIONS, ROLL_ID, engine_action
 from byapar_env.driver import NO_DECISION_CAP, SeatDriver
 from byapar_env.engine import Action, Game, Phase
 
-from .search import UNDOES
+from .policy_rollout import UNDOES
 from .value import ValueNet
 
 MARGIN = 0.005  # the chance a candidate must gain over the policy's choice to replace it
@@ -108,6 +108,7 @@ def position_after(game: Game, action: Action, pre_roll_actions: int = 0) -> Gam
 
 
 def undoing(action: Action) -> Action | None:
-    """The engine action that would undo ``action`` within a turn (``search.UNDOES``), if any."""
+    """The engine action that would undo ``action`` within a turn
+    (``policy_rollout.UNDOES``), if any."""
     reverse = UNDOES.get(action.kind)
     return None if reverse is None else action._replace(kind=reverse)

@@ -3,8 +3,8 @@
 Read top to bottom: the config, then the two stages.
 
 1. **Games** (``generate``): seeded games at tables of 2 to 6, every seat drawn from a roster of
-   the hard policy (``byapar_agents.search.PolicyRolloutPlayer``, the expert's own rollout player)
-   and
+   the hard policy (``byapar_agents.policy_rollout.PolicyRolloutPlayer``, the expert's own
+   rollout player) and
    the hand-written levels and panel, so that the network sees the positions the expert's
    rollouts reach and many styles of opponent. At each decision, with probability
    ``sample_rate``, the position is kept: the observation of every seat still in, and, when the
@@ -37,8 +37,9 @@ from byapar_agents.dealing_rollout import DealingRolloutPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.outside import SEEN_OUTSIDE
+from byapar_agents.policy_rollout import PolicyRolloutPlayer
 from byapar_agents.population import training_names
-from byapar_agents.search import PolicyRolloutPlayer, score
+from byapar_agents.search import score
 from byapar_agents.value import ValueNet, shipped_value, win_shares
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules

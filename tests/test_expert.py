@@ -10,7 +10,8 @@ from scenario import give, new_game, put, roll, sq
 from byapar_agents import ExpertBudgetError, ExpertPlayer, make_agent
 from byapar_agents.expert import DEFAULT_SIMS, pick
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
-from byapar_agents.search import UNDOES, PolicyRolloutPlayer, Rollouts, chance_game, search_root
+from byapar_agents.policy_rollout import UNDOES, PolicyRolloutPlayer
+from byapar_agents.search import Rollouts, chance_game, search_root
 from byapar_env.driver import SeatDriver
 from byapar_env.engine import Game, Phase, Rules, actions
 from byapar_harness.arena import ArenaConfig, play_game

@@ -8,7 +8,7 @@ import numpy as np
 
 from byapar_agents import make_agent, play_through_env
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer, kept_moves_mask
-from byapar_agents.search import UNDOES
+from byapar_agents.policy_rollout import UNDOES
 from byapar_env.action_table import ACTIONS, ROLL_ID, engine_action
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import ActionKind, Phase, actions

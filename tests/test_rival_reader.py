@@ -92,7 +92,8 @@ def test_kinds_outside_the_portfolio_are_refused() -> None:
 def test_read_rollouts_seat_each_rival_as_its_reading_draws() -> None:
     from byapar_agents.expert import ExpertPlayer
     from byapar_agents.outside import TradingPlayer
-    from byapar_agents.search import PolicyRolloutPlayer, Rollouts
+    from byapar_agents.policy_rollout import PolicyRolloutPlayer
+    from byapar_agents.search import Rollouts
 
     game = Game(Rules(num_players=4), seed=3)
     policy = ExpertPlayer(sims=12).policy(game)
