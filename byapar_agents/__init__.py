@@ -46,17 +46,17 @@ SEARCH_NAMES = ("expert",)
 VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged", "hard-valuebids")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
-# decision, not just the money ones; "-medium", "-policy" or "-mixed" names who plays the
-# rollouts (byapar_agents.search.ROLLOUT_MODES; mixed by default); "-net" or "-share" how a rollout
-# is
-# scored at its horizon (the value network or the position-value share); "-hN" the horizon in
+# decision, not just the money ones; "-medium", "-policy", "-mixed", "-population", "-read" or
+# "-dealing" names who plays the rollouts (byapar_agents.search.ROLLOUT_MODES; mixed by
+# default); "-net" or "-share" how a rollout is scored at its horizon (the value network or the
+# position-value share; "-dealing" needs the network); "-hN" the horizon in
 # rounds; "-find" or "-nofind" whether the trade finder adds offers (byapar_agents.trade_finder);
 # "-enum" whether the enumerated auction bids join the candidates (byapar_agents.candidates);
 # "@SIMS" the simulation budget; "+value=FOLDER" a value checkpoint for the rollouts in place of
 # the shipped one (a round of expert iteration, byapar_training.search_value).
 _VALUE_SUFFIX = "+value="
 _EXPERT_NAME = re.compile(
-    r"expert(-all)?(?:-(medium|policy|mixed|population|read))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
+    r"expert(-all)?(?:-(medium|policy|mixed|population|read|dealing))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
     r"(?:-(find|nofind))?(-enum)?(?:@([0-9]{1,6}))?")
 
 

@@ -69,9 +69,11 @@ instead: the policy, the medium player or a player of the generated population (
 only; ``byapar_agents.search``). ``rollout="read"`` (``expert-read``) reads every rival's moves
 through
 the environment (``SeatDriver.watchers``) and plays each rival as a kind drawn from what it
-resembles so far (``byapar_agents.rival_reader``). ``workers=N`` plays the simulations on N
-processes,
-the same scores for any N (``byapar_agents.search_pool``).
+resembles so far (``byapar_agents.rival_reader``). ``rollout="dealing"`` (``expert-dealing``)
+plays rivals that trade among themselves: its own seat and each rival the policy with the hard
+player's deal module, or a rival the medium player (``byapar_agents.search``; it needs
+``value="net"``). ``workers=N`` plays the simulations on N processes, the same scores for any N
+(``byapar_agents.search_pool``).
 
 **What the choice is.** Of the candidates that beat the policy's choice by more than ``EDGE_Z``
 (2) standard errors of their paired difference, shared out over the candidates tested and
@@ -352,6 +354,9 @@ class ExpertPlayer(EnginePlayer):
         if rollout not in ROLLOUT_MODES:
             raise ExpertBudgetError(f"rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                     f"got {rollout!r:.40}")
+        if rollout == "dealing" and value != "net":
+            raise ExpertBudgetError("rollout 'dealing' needs value 'net': the rivals' deals in "
+                                    f"its rollouts read the value network, got value {value!r}")
         if not isinstance(find_trades, bool):
             raise ExpertBudgetError(f"find_trades must be true or false, got {find_trades!r:.40}")
         if not isinstance(enumerate_bids, bool):

@@ -22,8 +22,13 @@ round later than one that does not. Who plays is the rollout mode (``ROLLOUT_MOD
   assume one kind of rival;
 - ``read``: as ``mixed``, but each other seat is drawn, per rollout, from that seat's posterior
   over the rival reader's portfolio (``byapar_agents.rival_reader``: ``reading``, the kinds each
-  rival
-  plays like so far); a seat with no reading is drawn as in ``mixed``.
+  rival plays like so far); a seat with no reading is drawn as in ``mixed``;
+- ``dealing``: rivals that trade among themselves. The searching seat is the dealing rollout
+  player (``byapar_agents.dealing_rollout``: the policy with the hard player's deal module, its
+  offers and answers judged by the value network), and each other seat that player or the
+  medium player (whose own offers complete its groups), drawn per rollout from its seed; so a
+  rollout sees rivals swap and sell to complete groups, as the mixed rollouts' policy seats
+  never offer. It needs the value network.
 
 Its score for the searching seat is:
 
@@ -52,6 +57,7 @@ from byapar_env.fast_play import PlayStop, play_on
 from byapar_env.stats import paired_mean_se
 from byapar_env.valuation import position_value
 
+from .dealing_rollout import DealingRolloutPlayer
 from .medium import MediumPlayer
 from .network import NumpyPolicy
 from .policy_rollout import PolicyRolloutPlayer
@@ -62,11 +68,11 @@ from .value import ValueNet, win_shares
 ROLLOUT_PLAYER = MediumPlayer
 DEFAULT_HORIZON_ROUNDS = 3
 
-# Who plays the seats of a rollout: "medium" (the medium player everywhere), "policy" (the
-# learned policy everywhere) or "mixed" (the policy in the searching seat; every other seat the
-# policy or the medium player, drawn per rollout from its seed, so that the search weighs both
-# kinds of opponent and every candidate meets the same ones).
-ROLLOUT_MODES = ("medium", "policy", "mixed", "population", "read")
+# Who plays the seats of a rollout (the module docstring has each): "mixed" (the policy in the
+# searching seat; every other seat the policy or the medium player, drawn per rollout from its
+# seed, so that the search weighs both kinds of opponent and every candidate meets the same
+# ones) is the expert's default.
+ROLLOUT_MODES = ("medium", "policy", "mixed", "population", "read", "dealing")
 # The population players a "population" rollout draws from: training seeds only, drawn once
 # from a fixed generator, so the same seed gives the same rollout in every process.
 POPULATION_POOL = 8
@@ -120,6 +126,8 @@ class Rollouts:
                              f"got {mode!r:.40}")
         if mode != "medium" and policy is None:
             raise ValueError(f"rollout mode {mode!r} needs the policy")
+        if mode == "dealing" and value is None:
+            raise ValueError("rollout mode 'dealing' needs the value network (its deals read it)")
         self.root = root
         self.seat = seat
         self.pre_roll_actions = pre_roll_actions
@@ -129,6 +137,8 @@ class Rollouts:
         n = root.num_players
         self.mediums = [ROLLOUT_PLAYER() for _ in range(n)]
         self.policies = [PolicyRolloutPlayer(policy) for _ in range(n)] if policy else []
+        self.dealers = ([DealingRolloutPlayer(policy, value) for _ in range(n)]
+                        if mode == "dealing" else [])
         # Population players keep their state per seat, so one object serves every seat.
         self.population = ([make_population(name) for name in _POPULATION_NAMES]
                            if mode == "population" else [])
@@ -149,6 +159,9 @@ class Rollouts:
                     for s in range(self.root.num_players)]
         if self.mode == "mixed":
             return [self.policies[s] if s == self.seat or draw.random() < 0.5
+                    else self.mediums[s] for s in range(self.root.num_players)]
+        if self.mode == "dealing":
+            return [self.dealers[s] if s == self.seat or draw.random() < 0.5
                     else self.mediums[s] for s in range(self.root.num_players)]
         out = []
         for s in range(self.root.num_players):
