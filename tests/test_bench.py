@@ -7,7 +7,14 @@ import re
 
 import pytest
 
-from bench import arena_speed, deal_speed, engine_speed, env_speed, panel_speed
+from bench import (
+    arena_speed,
+    deal_speed,
+    dealing_rollout_speed,
+    engine_speed,
+    env_speed,
+    panel_speed,
+)
 
 
 def test_training_benchmarks_run_the_real_trainer(capsys, tmp_path) -> None:
@@ -56,6 +63,8 @@ def test_trainer_parity_trains_both_trainers(capsys) -> None:
      ["strategist", "guardian", "us per decision", "baseline ops/s"]),
     (deal_speed, ["--games", "1", "--repeats", "1", "--rivals", "medium"],
      ["hard against three medium: median", "x hard-guarded", "hard-guarded against"]),
+    (dealing_rollout_speed, ["--seats", "3", "--rollouts", "12", "--repeats", "1"],
+     ["mixed ", "dealing ", "dealing / mixed: "]),
 ])
 def test_benchmarks_print_their_figures(bench, args, lines, capsys) -> None:
     bench.main(args)
