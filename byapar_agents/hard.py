@@ -169,7 +169,7 @@ class LearnedPlayer:
 
     def act(self, env: raw_env, seat: int) -> int:
         game = env.game
-        if (game.phase == Phase.AUCTION and env.draft is None
+        if (self.value_bid_tables and game.phase == Phase.AUCTION and env.draft is None
                 and len(env.possible_agents) in self.value_bid_tables):
             move = value_bid(game, seat)
             return DROP_OUT_ID if move == actions.DROP_OUT else bid_id(game, move.amount)

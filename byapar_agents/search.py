@@ -157,11 +157,9 @@ class Rollouts:
         if self.mode == "read":
             return [self.policies[s] if s == self.seat else self._read_player(s, draw)
                     for s in range(self.root.num_players)]
-        if self.mode == "mixed":
-            return [self.policies[s] if s == self.seat or draw.random() < 0.5
-                    else self.mediums[s] for s in range(self.root.num_players)]
-        if self.mode == "dealing":
-            return [self.dealers[s] if s == self.seat or draw.random() < 0.5
+        if self.mode in ("mixed", "dealing"):  # the searching seat's kind, or medium by a coin
+            own = self.dealers if self.mode == "dealing" else self.policies
+            return [own[s] if s == self.seat or draw.random() < 0.5
                     else self.mediums[s] for s in range(self.root.num_players)]
         out = []
         for s in range(self.root.num_players):
