@@ -38,12 +38,14 @@ LEVEL_NAMES = ("random", "easy", "medium", "hard")
 SEARCH_NAMES = ("expert",)
 # The hard player trading as earlier releases did, for comparisons: its policy alone
 # ("hard-unguarded"), and the policy's answers checked with fixed caps (byapar_agents.trade_guard,
-# "hard-guarded"); the shipped hard trades by the deal judgement (byapar_agents.deals).
+# "hard-guarded"); the shipped hard trades by the deal judgement (byapar_agents.deals), and
+# "hard-unscreened" as it did before its policy's own offers were checked by it too.
 # "hard-judged": its choices away from trades checked one ply deep by the value network
 # (byapar_agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
 # "hard+value=FOLDER": the hard player whose deal judgement (its offers, answers and their
 # rollout check) reads that value checkpoint instead of the shipped one.
-VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-sim", "hard-judged", "hard-valuebids")
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-unscreened", "hard-sim", "hard-judged",
+                 "hard-valuebids")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy", "-mixed", "-population", "-read" or
@@ -134,13 +136,17 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
     if name == "hard":
         return LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
     if name == "hard-unguarded":
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy", keep_moves=False)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="policy", keep_moves=False,
+                             screen_offers=False)
     if name == "hard-valuebids":  # auctions at six seats bid by worth (hard.VALUE_BID_TABLES)
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value_bid_tables=VALUE_BID_TABLES)
     if name == "hard-sim":  # its own offers that complete a group checked by rollouts too
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, check_proposals=True)
     if name == "hard-guarded":
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard", keep_moves=False)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard", keep_moves=False,
+                             screen_offers=False)
+    if name == "hard-unscreened":  # the release before: the policy's own offers unchecked
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, screen_offers=False)
     judged, suffix, folder = name.partition(_VALUE_SUFFIX)
     if judged == "hard" and folder:
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value=value_at(folder))

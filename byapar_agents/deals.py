@@ -39,6 +39,11 @@ places it touches stand as they did (the owner, buildings and mortgage of every 
 sets): a refused offer is not repeated while nothing has changed, and the next turn's offer is
 the next on the list. A list that gave nothing is gone through again when any place changes
 (owner, buildings, mortgage), or ``RELIST_ROUNDS`` rounds later.
+
+An offer the seat composed some other way (the hard player's policy composes its own) is made
+only if it gains the seat at least ``OWN_OFFER_GAIN`` by the same judgement (``own_offer_loses``):
+a rival takes an offer because it gains by it, so among a seat's offers, the ones taken are the
+ones that cost the seat most.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ FAIR_EDGE = 0.02  # a swap completing a group each side: the offerer may gain tw
 LEADER_EDGE = -0.03  # from the leader: the answering seat gains three points more
 MIN_GAIN = 0.02  # what a proposal must gain the proposing seat
 TARGET_LOSS = 0.01  # the most a proposal may cost its target by this module's judgement
+OWN_OFFER_GAIN = 0.0  # what an offer composed outside this module must gain the seat making it
 DENIAL_SHARE = 0.5  # of the win chance that a swap between two rivals would cost the seat
 # Each place's set: its colour group, the transports or the utilities.
 SET_OF = {sq: board.GROUP_OF[sq]
@@ -195,6 +201,12 @@ def accepts_pending(game: Game, value: ValueNet, check=None) -> bool:
     if refusal(a) is not None:
         return False
     return check is None or check.answer(game, a.completes_offerer or a.completes_target)
+
+
+def own_offer_loses(game: Game, offer: Action, value: ValueNet) -> bool:
+    """Whether ``offer``, which the seat to play in ``game`` could make now, would gain it less
+    than ``OWN_OFFER_GAIN`` of win chance by ``value`` if it were accepted."""
+    return appraise(game, [offer], value)[0].offerer_gain < OWN_OFFER_GAIN
 
 
 def completing_places(game: Game, seat: int, holder: int) -> list[int]:

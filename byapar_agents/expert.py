@@ -424,8 +424,10 @@ class ExpertPlayer(EnginePlayer):
         """Through the environment: as ``EnginePlayer.act``, but the pre-roll count is the
         environment's own, and when the policy's choice stands and is to start a trade draft,
         the start id is taken and the policy composes the draft live, step by step (submit or
-        cancel), exactly as the hard player does; so with the search silent the expert plays
-        the hard player's game, decision for decision."""
+        cancel), as the hard player does but for its screen of the policy's offers by the value
+        network (the search weighs those drafts itself); so with the search silent the expert
+        plays the game of the hard player with that screen off (``hard-unscreened``), decision
+        for decision."""
         if env.draft is not None and self._following:
             obs = env.observe(env.possible_agents[seat])
             i = self.policy(env.game).act(obs["observation"], obs["action_mask"])

@@ -21,6 +21,9 @@ How it trades is ``trades``:
   while the places it touches stand as they did (``byapar_agents.deals.DealMemory``, one per game
   and
   seat): a repeat is cancelled and the policy offers nothing more that turn. With
+  ``screen_offers`` (the default; off for ``hard-unscreened``, the release before) an offer the
+  policy composed is cancelled the same way when the value network says it would cost the seat
+  win chance if accepted (``deals.own_offer_loses``). With
   ``check_proposals`` (the name ``hard-sim``) its own offers that complete a group are checked
   by rollouts too, at about four times the cost of a game.
 - ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
@@ -71,7 +74,7 @@ from byapar_env.engine import Action, Game, Phase, actions
 from .base import bid_id
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
-from .deals import DealMemory, accepts_pending, appraise, made, refusal
+from .deals import DealMemory, accepts_pending, appraise, made, own_offer_loses, refusal
 from .judge import Judge, undoing
 from .network import NumpyPolicy, load_checkpoint, specialist_folders
 from .panel import value_bid
@@ -108,7 +111,8 @@ class LearnedPlayer:
                  safe_trades: bool = True, value: ValueNet | None = None,
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
                  check_proposals: bool = False, judge: Judge | None = None,
-                 keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset()):
+                 keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset(),
+                 screen_offers: bool = True):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -119,6 +123,7 @@ class LearnedPlayer:
         self.name = name or self.meta.get("name", self.folder.name)
         self.judge = judge
         self.keep_moves = keep_moves
+        self.screen_offers = screen_offers
         self.value_bid_tables = frozenset(value_bid_tables)
         # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
@@ -201,6 +206,11 @@ class LearnedPlayer:
                 state.quiet_turn = game.turn_count
                 return CANCEL_ID
             state.memory.remember(game, offer)
+            if self.screen_offers and own_offer_loses(game, offer, self.value):
+                # Remembered all the same: composed again while its places stand, it is
+                # cancelled as a repeat.
+                state.quiet_turn = game.turn_count
+                return CANCEL_ID
         return i
 
     def _policy_act(self, env: raw_env, seat: int, obs: dict | None = None,

@@ -373,13 +373,14 @@ def _expert_beside_hard(seed: int, rounds: int) -> dict:
     """Play a seeded 4-seat game through the environment with a policy-only expert in seat 0
     (one simulation a candidate: fewer than MIN_PAIRS pairs, so the search never overrules the
     policy) and medium players elsewhere. At each of seat 0's decisions, ask the hard player
-    (LearnedPlayer) too, on the same observation and mask, and record both ids; the expert's
-    choice is the one taken."""
+    (LearnedPlayer, its policy's own offers unscreened: the expert's search judges those) too,
+    on the same observation and mask, and record both ids; the expert's choice is the one
+    taken."""
     from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
     from byapar_env.action_table import ACTIONS, SUBMIT_ID, engine_action
     from byapar_env.byapar_v0 import raw_env
 
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, name="hard")
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, name="hard", screen_offers=False)
     expert = make_agent("expert", seed=seed, sims=1)
     others = [make_agent("medium") for _ in range(4)]
     env = raw_env(num_players=4, rounds=rounds, max_decisions=10**9)
@@ -421,7 +422,9 @@ def _expert_beside_hard(seed: int, rounds: int) -> dict:
 
 @pytest.mark.parametrize("seed", [11, 12])
 def test_policy_only_expert_plays_the_hard_players_choices(seed: int) -> None:
-    """With the search silent the expert is the hard player: the same id at every decision,
+    """With the search silent the expert is the hard player (``hard-unscreened``: the hard
+    player's screen of its policy's own offers by the value network is not the expert's, whose
+    search weighs the policy's drafts itself): the same id at every decision,
     trade drafts composed step by step by the policy (submitted or cancelled) included. The one
     deliberate difference is ``UNDOES``: the expert does not undo, in the same turn before
     rolling, an action it took (pay off a place it mortgaged, sell a house it built, and the
@@ -440,14 +443,15 @@ def test_the_arena_seats_the_expert_on_environment_tables_where_it_plays_like_ha
     """An engine table takes a finished trade offer as one action, composed in another order
     than the policy's steps (other counts toward the pre-roll cap) and never a draft the policy
     cancels: the arena seats the expert through the environment, where the policy-only expert
-    plays the hard player's game. (Games 0, 2 and 3 of this seed are left out: there the
-    expert declines to undo, in the same turn, a mortgage or a build it has just made, as
-    ``UNDOES`` intends; ``test_policy_only_expert_plays_the_hard_players_choices`` checks that
-    such decisions are the only ones where the two differ.)"""
+    plays the game of the hard player with its policy's offers unscreened. (Games 0, 2 and 3
+    of this seed are left out: there the expert declines to undo, in the same turn, a mortgage
+    or a build it has just made, as ``UNDOES`` intends;
+    ``test_policy_only_expert_plays_the_hard_players_choices`` checks that such decisions are
+    the only ones where the two differ.)"""
     assert not ExpertPlayer.engine_tables
     for index in (1, 4, 5, 7):
         expert, hard = (play_game(ArenaConfig(players=(first, "medium", "medium", "medium"),
                                               rounds=12, seed=2), index)
-                        for first in ("expert@1", "hard"))
+                        for first in ("expert@1", "hard-unscreened"))
         assert (expert.net_worth, expert.shares, expert.decisions, expert.turns) == (
             hard.net_worth, hard.shares, hard.decisions, hard.turns)
