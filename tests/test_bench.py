@@ -13,6 +13,7 @@ from bench import (
     dealing_rollout_speed,
     engine_speed,
     env_speed,
+    own_offers,
     panel_speed,
 )
 
@@ -65,6 +66,7 @@ def test_trainer_parity_trains_both_trainers(capsys) -> None:
      ["hard against three medium: median", "x hard-guarded", "hard-guarded against"]),
     (dealing_rollout_speed, ["--seats", "3", "--rollouts", "12", "--repeats", "1"],
      ["mixed ", "dealing ", "dealing / mixed: "]),
+    (own_offers, ["--games", "2"], ["offers that gain it: ", "offers that cost it: "]),
 ])
 def test_benchmarks_print_their_figures(bench, args, lines, capsys) -> None:
     bench.main(args)
