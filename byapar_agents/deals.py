@@ -42,8 +42,8 @@ the next on the list. A list that gave nothing is gone through again when any pl
 
 An offer the seat composed some other way (the hard player's policy composes its own) is made
 only if it gains the seat at least ``OWN_OFFER_GAIN`` by the same judgement (``own_offer_loses``):
-a rival takes an offer because it gains by it, so among a seat's offers, the ones taken are the
-ones that cost the seat most.
+a rival takes an offer when it gains by it, so the offers taken are more often the ones that cost
+the seat.
 """
 
 from __future__ import annotations
