@@ -202,13 +202,12 @@ class LearnedPlayer:
         i = self._policy_act(env, seat, obs, quiet=state.quiet_turn == game.turn_count)
         if i == SUBMIT_ID and env.draft is not None:
             offer = env.draft.offer()
-            if state.memory.is_repeat(game, offer):
-                state.quiet_turn = game.turn_count
-                return CANCEL_ID
-            state.memory.remember(game, offer)
-            if self.screen_offers and own_offer_loses(game, offer, self.value):
-                # Remembered all the same: composed again while its places stand, it is
-                # cancelled as a repeat.
+            repeat = state.memory.is_repeat(game, offer)
+            if not repeat:
+                # Remembered even if screened out below: composed again while its places
+                # stand, it is cancelled as a repeat.
+                state.memory.remember(game, offer)
+            if repeat or (self.screen_offers and own_offer_loses(game, offer, self.value)):
                 state.quiet_turn = game.turn_count
                 return CANCEL_ID
         return i
