@@ -71,6 +71,8 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase, actions
 
+from .aimed_offers import aimed_offer
+from .answer_reader import AnswerReader
 from .base import bid_id
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
 from .deal_rollouts import RolloutCheck
@@ -94,12 +96,13 @@ class _Seat:
     """One seat's trading state in one game: its deal memory, the steps of an offer being
     composed, and the turn in which its policy may offer no more."""
 
-    __slots__ = ("memory", "steps", "quiet_turn", "undone", "undone_turn")
+    __slots__ = ("memory", "steps", "quiet_turn", "aimed_turn", "undone", "undone_turn")
 
     def __init__(self) -> None:
         self.memory = DealMemory()
         self.steps: list[int] = []
         self.quiet_turn = -1
+        self.aimed_turn = -1  # the turn its aimed offer was last looked for
         self.undone: set[Action] = set()  # what would undo the judge's moves this turn
         self.undone_turn = -1
 
@@ -112,7 +115,7 @@ class LearnedPlayer:
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
                  check_proposals: bool = False, judge: Judge | None = None,
                  keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset(),
-                 screen_offers: bool = True):
+                 screen_offers: bool = True, read_answers: bool = True):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -124,6 +127,7 @@ class LearnedPlayer:
         self.judge = judge
         self.keep_moves = keep_moves
         self.screen_offers = screen_offers
+        self.read_answers = read_answers and self.trades == "deals"
         self.value_bid_tables = frozenset(value_bid_tables)
         # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
@@ -136,18 +140,20 @@ class LearnedPlayer:
         # Trading state per game (weakly held: it goes with the game) and seat. One player
         # object may sit at several seats and, in byapar serve, at several tables at once.
         self._seats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._readers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         # Trading state lives with games in this process: a copy sent to another process
         # (training's workers, the arena's) starts without it.
         state = dict(self.__dict__)
-        del state["_seats"], state["_lock"]
+        del state["_seats"], state["_readers"], state["_lock"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._seats = weakref.WeakKeyDictionary()
+        self._readers = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     @property
@@ -163,6 +169,19 @@ class LearnedPlayer:
         """Forget every game's trading state."""
         with self._lock:
             self._seats = weakref.WeakKeyDictionary()
+            self._readers = weakref.WeakKeyDictionary()
+
+    def answer_reader(self, env: raw_env) -> AnswerReader:
+        """The answers read in ``env``'s game: made, and set to watch every move of the
+        environment, the first time it is asked for."""
+        game = env.game
+        with self._lock:
+            reader = self._readers.get(game)
+            if reader is None:
+                reader = self._readers[game] = AnswerReader(game.num_players)
+        if reader.watch not in env.watchers:
+            env.watchers.append(reader.watch)
+        return reader
 
     def seat_state(self, game: Game, seat: int) -> _Seat:
         """``seat``'s trading state in ``game``."""
@@ -190,6 +209,16 @@ class LearnedPlayer:
         game = env.game
         state = self.seat_state(game, seat)
         obs = env.observe(env.possible_agents[seat])
+        reader = self.answer_reader(env) if self.read_answers else None
+        if (reader is not None and env.draft is None and game.phase == Phase.PRE_ROLL
+                and not state.steps and state.aimed_turn != game.turn_count
+                and game.can_offer_trade()):
+            state.aimed_turn = game.turn_count
+            aimed = aimed_offer(game, self.value, reader,
+                                lambda offer: state.memory.is_repeat(game, offer))
+            if aimed is not None:
+                state.memory.remember(game, aimed.offer)
+                state.steps = offer_steps(seat, game.num_players, aimed.offer)
         if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
             offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:
