@@ -39,14 +39,14 @@ SEARCH_NAMES = ("expert",)
 # The hard player trading as earlier releases did, for comparisons: its policy alone
 # ("hard-unguarded"), and the policy's answers checked with fixed caps (byapar_agents.trade_guard,
 # "hard-guarded"); the shipped hard trades by the deal judgement (byapar_agents.deals), and
-# "hard-unscreened" as it did before its policy's own offers were checked by it too, and
-# "hard-unread" as it did before it aimed offers by its rivals' answers
-# (byapar_agents.aimed_offers).
+# "hard-unscreened" as it did before its policy's own offers were checked by it too.
+# "hard-aimed": the hard player that also makes offers aimed by its rivals' answers read in play
+# (byapar_agents.aimed_offers; ahead on seen tables, behind on the unseen gate: not the default).
 # "hard-judged": its choices away from trades checked one ply deep by the value network
 # (byapar_agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
 # "hard+value=FOLDER": the hard player whose deal judgement (its offers, answers and their
 # rollout check) reads that value checkpoint instead of the shipped one.
-VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-unscreened", "hard-unread", "hard-sim",
+VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-unscreened", "hard-aimed", "hard-sim",
                  "hard-judged", "hard-valuebids")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
@@ -148,10 +148,9 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, trades="guard", keep_moves=False,
                              screen_offers=False)
     if name == "hard-unscreened":  # the release before: the policy's own offers unchecked
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, screen_offers=False,
-                             read_answers=False)
-    if name == "hard-unread":  # the release before: no offers aimed by the rivals' answers
-        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, read_answers=False)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, screen_offers=False)
+    if name == "hard-aimed":  # offers aimed by the rivals' answers (byapar_agents.aimed_offers)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, read_answers=True)
     judged, suffix, folder = name.partition(_VALUE_SUFFIX)
     if judged == "hard" and folder:
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value=value_at(folder))

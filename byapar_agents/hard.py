@@ -31,6 +31,14 @@ How it trades is ``trades``:
   policy's offers as it composes them.
 - ``"policy"`` (the name ``hard-unguarded``): the policy alone, answers and offers.
 
+With ``read_answers`` (the name ``hard-aimed``; off by default), once a turn before the deal
+module's offer it makes the offer of ``byapar_agents.aimed_offers``: of a wide list, the one that
+gains it most by its value network among those that the target may accept by the answers read
+this game (``byapar_agents.answer_reader``, one reader per game, fed by the environment's
+watchers from the player's first decision on; like the deal memory, it lives with the game in
+this process). Ahead of the hard player on four seen tables, behind it on the unseen gate
+(docs/expert_iteration.md, "Offers aimed by the rivals' answers"), so not the default.
+
 With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy's choices away from
 trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
 and replaced where another candidate is better by more than the judge's margin.
@@ -115,7 +123,7 @@ class LearnedPlayer:
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
                  check_proposals: bool = False, judge: Judge | None = None,
                  keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset(),
-                 screen_offers: bool = True, read_answers: bool = True):
+                 screen_offers: bool = True, read_answers: bool = False):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:

@@ -2,7 +2,7 @@
 
     python -m byapar_training.answer_prior --games 240 --seed 9000 --workers 2 --out RUN
 
-Plays games of the hard player as released before it read answers (``hard-unread``) against
+Plays games of the hard player (``hard``, which makes no aimed offers) against
 rivals drawn from the rival reader's portfolio (``byapar_agents.rival_reader.PORTFOLIO``: seen
 kinds only, never an unseen player), four seats in two games of three and six in the third. At
 each of its turns before rolling it lists the wide offers (``aimed_offers.wide_offers``), keeps
@@ -35,7 +35,7 @@ from byapar_env.engine import Phase, actions
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 KINDS = tuple(PORTFOLIO)
-HERO = "hard-unread"
+HERO = "hard"
 
 
 @dataclass

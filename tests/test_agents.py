@@ -31,7 +31,7 @@ def test_every_level_finishes_legal_games_at_every_table(players: int, options: 
 def test_make_agent_by_name_and_errors() -> None:
     assert set(AGENT_NAMES) == {"random", "easy", "medium", "hard", "guardian", "completer",
                                 "shark", "builder", "hoarder", "trader", "strategist", "expert",
-                                "hard-unguarded", "hard-guarded", "hard-unscreened", "hard-unread",
+                                "hard-unguarded", "hard-guarded", "hard-unscreened", "hard-aimed",
                                 "hard-sim", "hard-judged", "hard-valuebids"}
     assert isinstance(make_agent("easy"), EasyPlayer)
     assert isinstance(make_agent("medium"), MediumPlayer)

@@ -162,9 +162,9 @@ def _env_with_seller() -> raw_env:
     return env
 
 
-def test_the_hard_player_composes_the_aimed_offer_and_the_unread_one_does_not() -> None:
+def test_the_aiming_hard_player_composes_the_aimed_offer_and_the_hard_player_does_not() -> None:
     env = _env_with_seller()
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0, read_answers=True)
     reader = hard.answer_reader(env)
     assert reader.watch in env.watchers and hard.answer_reader(env) is reader
     for o in wide_offers(env.game, 0):
@@ -178,9 +178,8 @@ def test_the_hard_player_composes_the_aimed_offer_and_the_unread_one_does_not() 
     assert env.game.offer == (0, expected)
     # made once: remembered, so never aimed again while its places stand
     assert hard.seat_state(env.game, 0).memory.is_repeat(env.game, expected)
-    unread = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0, read_answers=False)
+    unread = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     fresh = _env_with_seller()
     unread.act(fresh, 0)
     assert not fresh.watchers and unread.seat_state(fresh.game, 0).aimed_turn == -1
-    assert make_agent("hard").read_answers and not make_agent("hard-unread").read_answers
-    assert not make_agent("hard-unscreened").read_answers
+    assert make_agent("hard-aimed").read_answers and not make_agent("hard").read_answers

@@ -184,8 +184,7 @@ def _env_with_swap_position(seed: int = 3):
 
 def test_the_hard_player_proposes_the_swap_step_by_step_and_takes_it_as_the_target() -> None:
     env = _env_with_swap_position()
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0,
-                         read_answers=False)  # the deal module's offer alone
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     taken = []
     for _ in offer_steps(0, 4, SWAP):
         taken.append(hard.act(env, 0))
@@ -211,7 +210,7 @@ def _policy_preferring(*ids: int) -> NumpyPolicy:
 def test_the_hard_player_cancels_a_repeated_offer_and_offers_nothing_more_that_turn() -> None:
     env = _env_with_swap_position()
     game = env.game
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0, read_answers=False)
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     hard.policy = _policy_preferring(SUBMIT_ID, TRADE_START_IDS[0])
     hard.specialists = {}
     state = hard.seat_state(game, 0)

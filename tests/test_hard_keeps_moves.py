@@ -22,7 +22,7 @@ def _undone_in_a_turn(keep_moves: bool) -> list[tuple[int, ActionKind, int]]:
     square)."""
     env = raw_env(num_players=6, rounds=10)
     env.reset(seed=2000)
-    players = [LearnedPlayer(DEFAULT_CHECKPOINT, keep_moves=keep_moves, read_answers=False)]
+    players = [LearnedPlayer(DEFAULT_CHECKPOINT, keep_moves=keep_moves)]
     players += [make_agent("pop-4") for _ in range(5)]
     made: dict[int, list] = {}
     undone = []

@@ -23,7 +23,7 @@ def _play(screen_offers: bool) -> tuple[raw_env, list[tuple[int, int, int]], lis
     it submitted."""
     env = raw_env(num_players=4, rounds=12)
     env.reset(seed=1)
-    hard = LearnedPlayer(DEFAULT_CHECKPOINT, screen_offers=screen_offers, read_answers=False)
+    hard = LearnedPlayer(DEFAULT_CHECKPOINT, screen_offers=screen_offers)
     players = [hard] + [make_agent("medium") for _ in range(3)]
     decisions: list[tuple[int, int, int]] = []
     gains: list[float] = []
