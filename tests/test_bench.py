@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bench import (
+    answer_reading,
     arena_speed,
     deal_speed,
     dealing_rollout_speed,
@@ -67,6 +68,7 @@ def test_trainer_parity_trains_both_trainers(capsys) -> None:
     (dealing_rollout_speed, ["--seats", "3", "--rollouts", "12", "--repeats", "1"],
      ["mixed ", "dealing ", "dealing / mixed: "]),
     (own_offers, ["--games", "2"], ["offers that gain it: ", "offers that cost it: "]),
+    (answer_reading, ["--games", "2"], ["medium: ", "log loss read ", "Brier read "]),
 ])
 def test_benchmarks_print_their_figures(bench, args, lines, capsys) -> None:
     bench.main(args)
