@@ -10,7 +10,7 @@ money, whether it sells or buys or swaps, whether a group is completed on either
 it breaks up or adds to a set of its own).
 
 The model is a logistic one per seat: the weights start at ``PRIOR`` (fitted on the answers of
-the seen players, ``python -m byapar_training.fit_answer_prior``; never an unseen player's) and
+the seen players, ``python -m byapar_training.answer_prior``; never an unseen player's) and
 move towards the seat's own answers, a Gaussian pull of ``PRIOR_PULL`` keeping them near the
 prior while the answers are few. It reads the offer and the places as they stand, so the same
 answers seen give the same chances (the same seed, the same game).

@@ -73,6 +73,13 @@ def test_a_seat_that_takes_every_sale_is_read_as_likely_to_take_the_next() -> No
     assert after[0] > before[0] + 0.3 and after[1] < before[1] - 0.05
     # the seats that answered nothing keep the prior
     assert reader.weights(3).tolist() == PRIOR.tolist()
+    # the same answers read, the same chances
+    again = AnswerReader(4)
+    for _ in range(6):
+        again.observe(game, 0, actions.offer_trade(1, (), (SURKHET,), 700), accepted=True)
+        again.observe(game, 0, actions.offer_trade(2, (), (MAHENDRANAGAR,), 1000),
+                      accepted=False)
+    assert again.chances(game, 0, [sale, other]).tolist() == after.tolist()
 
 
 def test_the_reader_reads_answers_through_the_watcher_and_keeps_a_bounded_number() -> None:
@@ -105,7 +112,7 @@ def test_the_fit_recovers_the_weights_of_plentiful_answers() -> None:
 
 def test_the_wide_list_buys_and_swaps_for_places_of_sets_it_has_a_piece_of() -> None:
     game = new_game(4)
-    give(game, 0, "Jumla", "Mahendranagar", "Nepalgunj")
+    give(game, 0, "Jumla", "Mahendranagar", "Nepalgunj", "Birgunj", "Janakpur")
     give(game, 1, "Surkhet", "Dhangadhi", "Kathmandu")
     offers = wide_offers(game, 0)
     listed = [o for o, _ in listed_deals(game, 0)]
@@ -117,6 +124,7 @@ def test_the_wide_list_buys_and_swaps_for_places_of_sets_it_has_a_piece_of() -> 
     buys = sorted(o.amount for o in extra if o.take == (DHANGADHI,) and not o.give)
     assert buys == near_amounts(1000) == [500, 1000, 1500, 2000, 3000]
     swaps = {(o.give, o.amount) for o in extra if o.take == (DHANGADHI,) and o.give}
+    # never a piece of Madhesh, which it holds whole
     assert swaps == {((g,), m) for g in (JUMLA, MAHENDRANAGAR, sq("Nepalgunj"))
                      for m in (-1000, 0, 1000, 2000)}
     assert all(game.trade_error(o) is None for o in offers) and len(set(offers)) == len(offers)
