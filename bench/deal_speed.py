@@ -1,14 +1,14 @@
 """What trading by the deal module costs a game site: the hard player's time per decision in
 played games, every decision and those that trade, beside the previous release's player.
 
-    python -m bench.deal_speed [--games 8] [--repeats 3] [--seed 0]
+    python -m bench.deal_speed [--games 8] [--repeats 3] [--seed 0] [--players hard,hard-guarded]
 
 Plays the arena's games of each player against three of a rival (``--rivals``: the medium
 player and a seen outside trader, which offers swaps), times every one of its decisions, and
 prints per player: the median and mean of all decisions, the 99th percentile and the slowest,
 the mean of its answers to offers and of its decisions before rolling, and the ratio of its mean
-to the baseline's (``hard-guarded``, run beside it on the same games). Each figure is the median
-over ``--repeats`` runs.
+to the baseline's (the last of ``--players``, by default ``hard-guarded``, run beside it on the
+same games). Each figure is the median over ``--repeats`` runs.
 """
 
 from __future__ import annotations
@@ -72,16 +72,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", type=int, default=3, help="runs; each figure is their median")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rivals", default=",".join(RIVALS), help="comma-separated rival names")
+    ap.add_argument("--players", default=",".join(PLAYERS),
+                    help="comma-separated players timed; the last is the baseline")
     args = ap.parse_args(argv)
+    players = args.players.split(",")
     single_thread_blas()
     for rival in args.rivals.split(","):
         runs = {name: [time_player(name, rival, args.games, args.seed)
-                       for _ in range(args.repeats)] for name in PLAYERS}
-        base = statistics.median(r["mean"] for r in runs[PLAYERS[-1]])
-        for name in PLAYERS:
+                       for _ in range(args.repeats)] for name in players}
+        base = statistics.median(r["mean"] for r in runs[players[-1]])
+        for name in players:
             med = {k: statistics.median(r[k] for r in runs[name]) for k in runs[name][0]}
             print(f"{name} against three {rival}: median {med['median'] * 1e3:.2f} ms, mean "
-                  f"{med['mean'] * 1e3:.2f} ms ({med['mean'] / base:.2f}x {PLAYERS[-1]}), "
+                  f"{med['mean'] * 1e3:.2f} ms ({med['mean'] / base:.2f}x {players[-1]}), "
                   f"99th percentile {med['p99'] * 1e3:.1f} ms, slowest {med['max'] * 1e3:.0f} "
                   f"ms; answers {med['answers'] * 1e3:.2f} ms, before rolling "
                   f"{med['pre-roll'] * 1e3:.2f} ms ({int(med['decisions'])} decisions, "
