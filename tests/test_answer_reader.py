@@ -26,7 +26,7 @@ from byapar_env.driver import offer_steps
 from byapar_env.engine import Phase, actions
 
 JUMLA, SURKHET = sq("Jumla"), sq("Surkhet")
-MAHENDRANAGAR, DHANGADHI, DADELDHURA = sq("Mahendranagar"), sq("Dhangadhi"), sq("Dadeldhura")
+MAHENDRANAGAR, DHANGADHI = sq("Mahendranagar"), sq("Dhangadhi")
 JUDGE = JudgedValue(group_value)
 
 
