@@ -149,19 +149,23 @@ class LearnedPlayer:
         # object may sit at several seats and, in byapar serve, at several tables at once.
         self._seats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._readers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # The reader each environment's watchers hold for this player: one at a time, so an
+        # environment reset for game after game does not gather readers.
+        self._watching: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         # Trading state lives with games in this process: a copy sent to another process
         # (training's workers, the arena's) starts without it.
         state = dict(self.__dict__)
-        del state["_seats"], state["_readers"], state["_lock"]
+        del state["_seats"], state["_readers"], state["_watching"], state["_lock"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._seats = weakref.WeakKeyDictionary()
         self._readers = weakref.WeakKeyDictionary()
+        self._watching = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     @property
@@ -187,8 +191,12 @@ class LearnedPlayer:
             reader = self._readers.get(game)
             if reader is None:
                 reader = self._readers[game] = AnswerReader(game.num_players)
-        if reader.watch not in env.watchers:
-            env.watchers.append(reader.watch)
+            before = self._watching.get(env)
+            if before is not reader:
+                if before is not None and before.watch in env.watchers:
+                    env.watchers.remove(before.watch)
+                env.watchers.append(reader.watch)
+                self._watching[env] = reader
         return reader
 
     def seat_state(self, game: Game, seat: int) -> _Seat:

@@ -191,3 +191,14 @@ def test_the_aiming_hard_player_composes_the_aimed_offer_and_the_hard_player_doe
     unread.act(fresh, 0)
     assert not fresh.watchers and unread.seat_state(fresh.game, 0).aimed_turn == -1
     assert make_agent("hard-aimed").read_answers and not make_agent("hard").read_answers
+
+
+def test_an_environment_reset_for_game_after_game_holds_one_reader_of_the_player() -> None:
+    env = raw_env(num_players=4)
+    hard = make_agent("hard-aimed")
+    readers = []
+    for seed in (0, 1, 2):
+        env.reset(seed=seed)
+        readers.append(hard.answer_reader(env))
+        assert env.watchers == [readers[-1].watch]
+    assert len({id(r) for r in readers}) == 3  # a fresh reader for each game
