@@ -24,11 +24,9 @@ import numpy as np
 
 from byapar_env.engine import Action, ActionKind, Game, Phase, board
 
+from .deals import SET_OF
+
 PRICE = tuple(s.price for s in board.SQUARES)
-# Each place's set: its colour group, the transports or the utilities.
-SET_OF = {sq: board.GROUP_OF[sq]
-          or (board.TRANSPORTS if sq in board.TRANSPORTS else board.UTILITIES)
-          for sq in board.PLACES}
 SCALE = 1000.0  # money in the features, in thousands of rupees
 
 FEATURES = (
