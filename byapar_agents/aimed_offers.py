@@ -5,11 +5,10 @@ and that its value network says the target gains by (or loses at most a point by
 what it would itself accept. A rival that judges by its own rule takes other offers too. Here
 the seat to play lists a wider set (``wide_offers``):
 
-- **purchases** of any place a rival holds whose set the seat already has a piece of (or the
-  piece that completes a group), at about a half, one, one and a half, two and three times its
-  list price;
+- **purchases** of any place without buildings that a rival holds, of a set the seat already
+  has a piece of, at about a half, one, one and a half, two and three times its list price;
 - **swaps** of any place of the seat's without buildings (never a piece of a group it holds
-  whole) for such a place, with Rs 1,000 to the target, nothing, or Rs 1,000 or 2,000 from it;
+  whole) for such a place, with Rs 1,000 from the target, nothing, or Rs 1,000 or 2,000 to it;
 - the deal module's own list (``deals.listed_deals``).
 
 Each is judged by the chance that its target accepts it (``AnswerReader.chances``, learned
