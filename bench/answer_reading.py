@@ -17,8 +17,8 @@ import math
 from collections import defaultdict
 
 from byapar_agents import play_through_env
-from byapar_agents.answer_reader import AnswerReader
-from byapar_env.engine import ActionKind, Game, Phase
+from byapar_agents.answer_reader import AnswerReader, answer_in
+from byapar_env.engine import Game
 from byapar_harness.arena import ArenaConfig, seat_game, table_env
 
 
@@ -33,15 +33,15 @@ def read_answers(lineup: tuple[str, ...], games: int, seed: int) -> dict[str, li
         reader, prior = AnswerReader(len(kinds)), AnswerReader(len(kinds))
 
         def watch(game: Game, action, kinds=kinds, reader=reader, prior=prior) -> None:
-            if game.phase != Phase.TRADE_ANSWER or game.offer is None or action.kind not in (
-                    ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE):
+            answer = answer_in(game, action)
+            if answer is None:
                 return
-            offerer, offer = game.offer
+            offerer, offer, accepted = answer
             rows[kinds[offer.target]].append((
-                action.kind == ActionKind.ACCEPT_TRADE,
+                accepted,
                 float(reader.chances(game, offerer, [offer])[0]),
                 float(prior.chances(game, offerer, [offer])[0])))
-            reader.watch(game, action)
+            reader.observe(game, offerer, offer, accepted)
 
         env.watchers.append(watch)
         play_through_env(env, players)

@@ -31,8 +31,9 @@ from collections.abc import Callable
 from byapar_env.action_table import TRADE_AMOUNTS
 from byapar_env.engine import Action, Game, Phase, board
 
-from .answer_reader import PRICE, AnswerReader
+from .answer_reader import AnswerReader
 from .deals import MIN_GAIN, SET_OF, Appraisal, appraise, listed_deals, offers_with_money
+from .tactics import PRICE
 from .value import ValueNet
 
 PRICE_SHARES = (0.5, 1.0, 1.5, 2.0, 3.0)  # of a place's list price, offered for it

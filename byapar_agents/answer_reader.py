@@ -22,11 +22,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from byapar_env.engine import Action, ActionKind, Game, Phase, board
+from byapar_env.engine import Action, ActionKind, Game, Phase
 
-from .deals import SET_OF
+from .deals import SET_OF, completes_group, mirrored
+from .tactics import PRICE
 
-PRICE = tuple(s.price for s in board.SQUARES)
 SCALE = 1000.0  # money in the features, in thousands of rupees
 
 FEATURES = (
@@ -48,15 +48,6 @@ PRIOR_PULL = 1.0  # the Gaussian prior's precision on each weight
 MAX_ANSWERS = 400  # answers kept per seat (the newest): a bounded fit for a long game
 
 
-def _completes(owner: Sequence[int], seat: int, gets: tuple, gives: tuple) -> bool:
-    for sq in gets:
-        group = board.GROUP_OF[sq]
-        if group is not None and all(s in gets or (owner[s] == seat and s not in gives)
-                                     for s in group):
-            return True
-    return False
-
-
 def offer_features(game: Game, offerer: int, offer: Action) -> np.ndarray:
     """The features of ``offer`` (by ``offerer``) as its target sees it, in ``FEATURES``'
     order."""
@@ -75,12 +66,22 @@ def offer_features(game: Game, offerer: int, offer: Action) -> np.ndarray:
         float(bool(gives) and not gets),
         float(bool(gets) and not gives),
         float(len(gives) > 1),
-        float(_completes(owner, offerer, gives, gets)),
-        float(_completes(owner, target, gets, gives)),
+        float(completes_group(game, offerer, offer)),
+        float(completes_group(game, target, mirrored(offerer, offer))),
         float(any(owner[s] == target for sq in gives for s in SET_OF[sq] if s != sq
                   and s not in gives)),
         float(any(owner[s] == target for sq in gets for s in SET_OF[sq] if s != sq)),
     ])
+
+
+def answer_in(game: Game, action: Action) -> tuple[int, Action, bool] | None:
+    """``(offerer, offer, accepted)`` when ``action``, about to be applied to ``game``, answers
+    the offer pending there; else None."""
+    if game.phase != Phase.TRADE_ANSWER or game.offer is None or action.kind not in (
+            ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE):
+        return None
+    offerer, offer = game.offer
+    return offerer, offer, action.kind == ActionKind.ACCEPT_TRADE
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -135,12 +136,9 @@ class AnswerReader:
     def watch(self, game: Game, action: Action) -> None:
         """An engine action about to be applied to ``game`` (the environment's watcher): an
         answer to a pending offer is read."""
-        if game.phase != Phase.TRADE_ANSWER or game.offer is None:
-            return
-        if action.kind not in (ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE):
-            return
-        offerer, offer = game.offer
-        self.observe(game, offerer, offer, action.kind == ActionKind.ACCEPT_TRADE)
+        answer = answer_in(game, action)
+        if answer is not None:
+            self.observe(game, *answer)
 
     def observe(self, game: Game, offerer: int, offer: Action, accepted: bool) -> None:
         """``offer``'s target answered it (``accepted`` or not) in ``game``."""
