@@ -69,16 +69,18 @@ class DealRow:
 
     @property
     def kind(self) -> str:
+        """Which groups the deal completes: one of ``KINDS``."""
         if self.completes_seat and self.completes_target:
             return KINDS[2]
         return KINDS[0] if self.completes_seat else KINDS[1] if self.completes_target else KINDS[3]
 
     @property
     def played_gain(self) -> float:
+        """The seat's mean win share with the deal less without it."""
         return paired_mean_se(self.with_deal, self.without)[0]
 
 
-class _Tables:
+class Tables:
     """The players of one table: the dealing rollout player in the watched seat, ``rivals``
     elsewhere; a fresh set for every play, so no play reads another's memory."""
 
@@ -87,6 +89,7 @@ class _Tables:
         self.policy = load_checkpoint(DEFAULT_CHECKPOINT)[0]
 
     def players(self, seed: int) -> list:
+        """A fresh set of the table's players, reset from ``seed``."""
         out = [DealingRolloutPlayer(self.policy, self.value) if s == self.seat
                else make_agent(self.rivals) for s in range(self.seats)]
         for s, p in enumerate(out):
@@ -116,7 +119,7 @@ def accepted_offers(game: Game, players: Sequence, value: ValueNet, top: int
     return taken
 
 
-def played_out(root: Game, tables: _Tables, first: Action | None, pairs: int,
+def played_out(root: Game, tables: Tables, first: Action | None, pairs: int,
                seed: int) -> tuple[float, ...]:
     """The watched seat's win share in each of ``pairs`` plays of ``root`` to the end, with
     ``first`` taken first (None: its own player's move); play ``k`` draws its chance and its
@@ -132,7 +135,7 @@ def played_out(root: Game, tables: _Tables, first: Action | None, pairs: int,
 class _Watched:
     """The watched seat: the dealing rollout player, labelling a sample of its turns."""
 
-    def __init__(self, tables: _Tables, players: list, rng: random.Random, sample: float,
+    def __init__(self, tables: Tables, players: list, rng: random.Random, sample: float,
                  top: int, pairs: int, rows: list[DealRow]) -> None:
         self.player = DealingRolloutPlayer(tables.policy, tables.value)
         self.tables, self.players, self.rng = tables, players, rng
@@ -169,7 +172,7 @@ def labelled_game(rivals: str, seats: int, index: int, seed: int, sample: float,
     """The rows of game ``index`` of a run (see the module docstring)."""
     value = shipped_value()
     seat = index % seats
-    tables = _Tables(rivals, seats, seat, value)
+    tables = Tables(rivals, seats, seat, value)
     game = Game(Rules(num_players=seats), seed=seed * 100_000 + index)
     rows: list[DealRow] = []
     players = tables.players(seed * 100_000 + index)
@@ -183,7 +186,9 @@ def _game_file(run_dir: Path, rivals: str, seats: int, seed: int, index: int) ->
     return run_dir / f"{rivals}-{seats}-{seed}-{index}.jsonl"
 
 
-def _run_game(job: tuple) -> Path:
+def run_game(job: tuple) -> Path:
+    """The file of one game's rows (``job``: the run folder, rivals, seats, seed, the game's
+    number, sample, top, pairs), the game played first unless its file is there."""
     run_dir, rivals, seats, seed, index, sample, top, pairs = job
     path = _game_file(run_dir, rivals, seats, seed, index)
     if not path.exists():
@@ -252,7 +257,7 @@ def main(argv: list[str] | None = None) -> dict:
              args.pairs) for i in range(args.games)]
     rows: list[DealRow] = []
     with Pool(args.workers) as pool:
-        for done, path in enumerate(pool.imap(_run_game, jobs), 1):
+        for done, path in enumerate(pool.imap(run_game, jobs), 1):
             rows += read_rows(path)
             print(f"game {done} of {args.games}: {len(rows)} offers so far", flush=True)
     figures = summary(rows)
@@ -265,4 +270,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main() and 0)
+    main()

@@ -12,11 +12,11 @@ from bench import deal_outcomes
 from bench.deal_outcomes import (
     KINDS,
     DealRow,
-    _run_game,
-    _Tables,
+    Tables,
     accepted_offers,
     played_out,
     read_rows,
+    run_game,
     summary,
 )
 from byapar_agents.aimed_offers import wide_offers
@@ -62,7 +62,7 @@ def test_the_offers_kept_are_the_best_that_their_targets_take() -> None:
 
 def test_plays_to_the_end_repeat_from_their_seed() -> None:
     game = _table()
-    tables = _Tables("medium", 4, 0, shipped_value())
+    tables = Tables("medium", 4, 0, shipped_value())
     offer = actions.offer_trade(1, (), (SURKHET,), 3000)
     once = played_out(game, tables, offer, 3, seed=11)
     assert once == played_out(game, tables, offer, 3, seed=11)
@@ -91,7 +91,7 @@ def test_the_figures_per_kind_of_deal() -> None:
 
 def test_a_run_resumes_from_the_files_of_its_games(tmp_path, monkeypatch) -> None:
     job = (tmp_path, "medium", 4, 3, 0, 0.5, 2, 2)
-    path = _run_game(job)
+    path = run_game(job)
     rows = read_rows(path)
     assert all(len(r.with_deal) == len(r.without) == 2 for r in rows)
     assert all(r.network_gain >= MIN_GAIN for r in rows)
@@ -100,7 +100,7 @@ def test_a_run_resumes_from_the_files_of_its_games(tmp_path, monkeypatch) -> Non
         raise AssertionError("a game whose file is there was played again")
 
     monkeypatch.setattr(deal_outcomes, "labelled_game", replayed)
-    assert read_rows(_run_game(job)) == rows
+    assert read_rows(run_game(job)) == rows
 
 
 def test_bad_arguments_are_refused(tmp_path, capsys) -> None:
