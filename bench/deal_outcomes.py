@@ -37,9 +37,10 @@ from pathlib import Path
 from byapar_agents import make_agent
 from byapar_agents.aimed_offers import wide_offers
 from byapar_agents.dealing_rollout import DealingRolloutPlayer
-from byapar_agents.deals import MIN_GAIN, Appraisal, appraise, made
+from byapar_agents.deals import MIN_GAIN, Appraisal, appraise, made, ranked_offers
 from byapar_agents.hard import DEFAULT_CHECKPOINT
 from byapar_agents.network import load_checkpoint
+from byapar_agents.policy_rollout import PolicyRolloutPlayer
 from byapar_agents.search import chance_game
 from byapar_agents.value import ValueNet, shipped_value, win_shares
 from byapar_env.engine import Action, Game, Phase, actions
@@ -49,6 +50,7 @@ from byapar_env.stats import paired_mean_se
 
 ASKED = 40  # offers put to their targets at one turn, at most
 _END = (10**9, 0)  # a stopping point no game reaches: play on to the end
+SOURCES = ("wide", "module")  # the offers listed: the wide list, or the deal module's proposals
 KINDS = ("completes the seat's group", "completes the target's group", "completes both",
          "completes neither")
 
@@ -88,25 +90,56 @@ class Tables:
         self.rivals, self.seats, self.seat, self.value = rivals, seats, seat, value
         self.policy = load_checkpoint(DEFAULT_CHECKPOINT)[0]
 
-    def players(self, seed: int) -> list:
-        """A fresh set of the table's players, reset from ``seed``."""
-        out = [DealingRolloutPlayer(self.policy, self.value) if s == self.seat
+    def players(self, seed: int, quiet_turn: int | None = None) -> list:
+        """A fresh set of the table's players, reset from ``seed``; with ``quiet_turn``, the
+        watched seat makes no offer of its own in that turn (``QuietTurn``)."""
+        out = [self._watched(quiet_turn) if s == self.seat
                else make_agent(self.rivals) for s in range(self.seats)]
         for s, p in enumerate(out):
             p.reset(seed * 10 + s)
         return out
 
 
-def accepted_offers(game: Game, players: Sequence, value: ValueNet, top: int
-                    ) -> list[Appraisal]:
-    """Of the wide offers the seat to play in ``game`` could make now that gain it at least
-    ``MIN_GAIN`` by ``value``, best first, the first ``top`` that their target's player in
-    ``players`` accepts, of at most ``ASKED`` asked; each is asked of a copy of the player, on
-    a copy of the game."""
-    seat = game.current_player
-    gaining = [a for a in appraise(game, wide_offers(game, seat), value)
-               if a.offerer_gain >= MIN_GAIN]
-    gaining.sort(key=lambda a: -a.offerer_gain)
+    def _watched(self, quiet_turn: int | None):
+        dealer = DealingRolloutPlayer(self.policy, self.value)
+        if quiet_turn is None:
+            return dealer
+        return QuietTurn(dealer, PolicyRolloutPlayer(self.policy), quiet_turn)
+
+
+class QuietTurn:
+    """The dealing rollout player, except in one turn before rolling, where the policy alone
+    plays (it makes no offers): a deal played out against the same turn without it, and no other
+    offer of the seat's in that turn on either side."""
+
+    def __init__(self, dealer: DealingRolloutPlayer, policy: PolicyRolloutPlayer,
+                 turn: int) -> None:
+        self.dealer, self.policy, self.turn = dealer, policy, turn
+
+    def reset(self, seed: int | None = None) -> None:
+        self.dealer.reset(seed)
+        self.policy.reset(seed)
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        quiet = game.turn_count == self.turn and game.phase == Phase.PRE_ROLL
+        return (self.policy if quiet else self.dealer).choose(game, seat, legal)
+
+
+def accepted_offers(game: Game, players: Sequence, value: ValueNet, top: int,
+                    source: str = "wide") -> list[Appraisal]:
+    """Of the offers the seat to play in ``game`` could make now, the first ``top`` that their
+    target's player in ``players`` accepts, of at most ``ASKED`` asked; each is asked of a copy
+    of the player, on a copy of the game. The offers (``source``): the wide offers that gain the
+    seat at least ``MIN_GAIN`` by ``value``, best first (``"wide"``), or the deal module's
+    proposals in the order it makes them (``"module"``: ``deals.ranked_offers``)."""
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r:.40}")
+    if source == "module":
+        gaining = ranked_offers(game, value)
+    else:
+        gaining = [a for a in appraise(game, wide_offers(game, game.current_player), value)
+                   if a.offerer_gain >= MIN_GAIN]
+        gaining.sort(key=lambda a: -a.offerer_gain)
     taken = []
     for a in gaining[:ASKED]:
         pending = made(game, a.offer)
@@ -120,14 +153,16 @@ def accepted_offers(game: Game, players: Sequence, value: ValueNet, top: int
 
 
 def played_out(root: Game, tables: Tables, first: Action | None, pairs: int,
-               seed: int) -> tuple[float, ...]:
+               seed: int, quiet: bool = False) -> tuple[float, ...]:
     """The watched seat's win share in each of ``pairs`` plays of ``root`` to the end, with
-    ``first`` taken first (None: its own player's move); play ``k`` draws its chance and its
-    players' seeds from ``seed`` and ``k`` alone."""
+    ``first`` taken first (None: its own player's move); with ``quiet``, the seat makes no offer
+    of its own in the root's turn (``QuietTurn``). Play ``k`` draws its chance and its players'
+    seeds from ``seed`` and ``k`` alone."""
     shares = []
+    turn = root.turn_count if quiet else None
     for k in range(pairs):
         game = chance_game(root, seed * 1000 + k)
-        play_on(game, tables.players(seed * 1000 + k), _END, 0, first)
+        play_on(game, tables.players(seed * 1000 + k, turn), _END, 0, first)
         shares.append(win_shares(game)[tables.seat])
     return tuple(shares)
 
@@ -136,10 +171,11 @@ class _Watched:
     """The watched seat: the dealing rollout player, labelling a sample of its turns."""
 
     def __init__(self, tables: Tables, players: list, rng: random.Random, sample: float,
-                 top: int, pairs: int, rows: list[DealRow]) -> None:
+                 top: int, pairs: int, rows: list[DealRow], source: str) -> None:
         self.player = DealingRolloutPlayer(tables.policy, tables.value)
         self.tables, self.players, self.rng = tables, players, rng
         self.sample, self.top, self.pairs, self.rows = sample, top, pairs, rows
+        self.source = source
         self.turn = -1
 
     def reset(self, seed: int | None = None) -> None:
@@ -153,22 +189,23 @@ class _Watched:
         return self.player.choose(game, seat, legal)
 
     def _label(self, game: Game) -> None:
-        taken = accepted_offers(game, self.players, self.tables.value, self.top)
+        taken = accepted_offers(game, self.players, self.tables.value, self.top, self.source)
         if not taken:
             return
         root = game.clone()
         root.log = []
         seed = self.rng.getrandbits(40)
-        without = played_out(root, self.tables, None, self.pairs, seed)
+        quiet = self.source == "module"  # else the seat's own player would make it anyway
+        without = played_out(root, self.tables, None, self.pairs, seed, quiet)
         for a in taken:
             self.rows.append(DealRow(
                 self.tables.rivals, game.num_players, game.round, str(a.offer),
                 round(a.offerer_gain, 6), a.completes_offerer, a.completes_target,
-                played_out(root, self.tables, a.offer, self.pairs, seed), without))
+                played_out(root, self.tables, a.offer, self.pairs, seed, quiet), without))
 
 
 def labelled_game(rivals: str, seats: int, index: int, seed: int, sample: float, top: int,
-                  pairs: int) -> list[DealRow]:
+                  pairs: int, source: str = "wide") -> list[DealRow]:
     """The rows of game ``index`` of a run (see the module docstring)."""
     value = shipped_value()
     seat = index % seats
@@ -177,22 +214,24 @@ def labelled_game(rivals: str, seats: int, index: int, seed: int, sample: float,
     rows: list[DealRow] = []
     players = tables.players(seed * 100_000 + index)
     players[seat] = _Watched(tables, players, random.Random(seed * 7919 + index), sample, top,
-                             pairs, rows)
+                             pairs, rows, source)
     play_on(game, players, _END)
     return rows
 
 
-def _game_file(run_dir: Path, rivals: str, seats: int, seed: int, index: int) -> Path:
-    return run_dir / f"{rivals}-{seats}-{seed}-{index}.jsonl"
+def _game_file(run_dir: Path, rivals: str, seats: int, seed: int, index: int,
+               source: str) -> Path:
+    tail = "" if source == "wide" else f"-{source}"
+    return run_dir / f"{rivals}-{seats}-{seed}-{index}{tail}.jsonl"
 
 
 def run_game(job: tuple) -> Path:
     """The file of one game's rows (``job``: the run folder, rivals, seats, seed, the game's
-    number, sample, top, pairs), the game played first unless its file is there."""
-    run_dir, rivals, seats, seed, index, sample, top, pairs = job
-    path = _game_file(run_dir, rivals, seats, seed, index)
+    number, sample, top, pairs, source), the game played first unless its file is there."""
+    run_dir, rivals, seats, seed, index, sample, top, pairs, source = job
+    path = _game_file(run_dir, rivals, seats, seed, index, source)
     if not path.exists():
-        rows = labelled_game(rivals, seats, index, seed, sample, top, pairs)
+        rows = labelled_game(rivals, seats, index, seed, sample, top, pairs, source)
         part = path.with_suffix(".part")
         part.write_text("".join(json.dumps(asdict(r)) + "\n" for r in rows) + "end\n")
         os.replace(part, path)
@@ -239,6 +278,9 @@ def main(argv: list[str] | None = None) -> dict:
                     help="accepted offers played out at a turn, at most (default 3)")
     ap.add_argument("--pairs", type=int, default=16,
                     help="plays to the end of each offer and of the turn without (default 16)")
+    ap.add_argument("--offers", choices=SOURCES, default="wide",
+                    help="the offers listed: the wide list (default) or the deal module's "
+                         "proposals")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--run-dir", type=Path, required=True,
                     help="where each game's rows are kept (a stopped run resumes from it)")
@@ -254,7 +296,7 @@ def main(argv: list[str] | None = None) -> dict:
         ap.error(str(exc))
     args.run_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(args.run_dir, args.rivals, args.seats, args.seed, i, args.sample, args.top,
-             args.pairs) for i in range(args.games)]
+             args.pairs, args.offers) for i in range(args.games)]
     rows: list[DealRow] = []
     with Pool(args.workers) as pool:
         for done, path in enumerate(pool.imap(run_game, jobs), 1):
@@ -262,7 +304,7 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"game {done} of {args.games}: {len(rows)} offers so far", flush=True)
     figures = summary(rows)
     print(f"{args.seats - 1} x {args.rivals}, {args.games} games of seed {args.seed}, "
-          f"{args.pairs} plays to the end each")
+          f"{args.offers} offers, {args.pairs} plays to the end each")
     for kind, (n, network, played, se) in figures.items():
         print(f"{kind:30s} offers {n:4d}  network {network:+.3f}  played out {played:+.3f} "
               f"(standard error {se:.3f})")

@@ -12,6 +12,7 @@ from bench import deal_outcomes
 from bench.deal_outcomes import (
     KINDS,
     DealRow,
+    QuietTurn,
     Tables,
     accepted_offers,
     played_out,
@@ -90,7 +91,7 @@ def test_the_figures_per_kind_of_deal() -> None:
 
 
 def test_a_run_resumes_from_the_files_of_its_games(tmp_path, monkeypatch) -> None:
-    job = (tmp_path, "medium", 4, 3, 0, 0.5, 2, 2)
+    job = (tmp_path, "medium", 4, 3, 0, 0.5, 2, 2, "wide")
     path = run_game(job)
     rows = read_rows(path)
     assert all(len(r.with_deal) == len(r.without) == 2 for r in rows)
@@ -122,3 +123,39 @@ def test_the_script_prints_its_figures(tmp_path, capsys) -> None:
     assert figures and all(f"{kind:30s} offers" in out for kind in figures)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "outside-chrisaacson-trading-4-56-0.jsonl", "outside-chrisaacson-trading-4-56-1.jsonl"]
+
+
+class _Says:
+    """A stub player that always makes one move."""
+
+    def __init__(self, move) -> None:
+        self.move, self.seeds = move, []
+
+    def reset(self, seed=None) -> None:
+        self.seeds.append(seed)
+
+    def choose(self, game, seat, legal):
+        return self.move
+
+
+def test_a_quiet_turn_is_the_policy_s_before_rolling_and_the_dealer_s_after() -> None:
+    game = _table()
+    offer = actions.offer_trade(1, (), (SURKHET,), 3000)
+    quiet = QuietTurn(_Says(offer), _Says(actions.ROLL), game.turn_count)
+    quiet.reset(7)
+    assert (quiet.dealer.seeds, quiet.policy.seeds) == ([7], [7])
+    assert quiet.choose(game, 0, game.legal_actions()) == actions.ROLL
+    game.turn_count += 1  # the next turn: the dealer plays again
+    assert quiet.choose(game, 0, game.legal_actions()) == offer
+
+
+def test_the_deal_module_s_proposals_are_asked_in_its_order(monkeypatch) -> None:
+    game = _table()
+    refused = actions.offer_trade(1, (), (SURKHET,), 300)
+    taken = actions.offer_trade(1, (), (SURKHET,), 5000)
+    proposals = appraise(game, [refused, taken], JUDGE)
+    monkeypatch.setattr(deal_outcomes, "ranked_offers", lambda g, v: proposals)
+    players = [None, MediumPlayer(), MediumPlayer(), MediumPlayer()]
+    assert [a.offer for a in accepted_offers(game, players, JUDGE, 2, "module")] == [taken]
+    with pytest.raises(ValueError, match="source must be one of wide, module, got 'deals'"):
+        accepted_offers(game, players, JUDGE, 2, "deals")
