@@ -14,7 +14,10 @@ network are put, best first, to the target's own player (which answers on a copy
 until ``--top`` are accepted or 40 were asked. Each accepted offer, and the turn without it, is
 played to the game's end ``--pairs`` times by the table's own players, the k-th play of each from
 the same seed (common random numbers); an offer's played-out gain is the mean of the seat's win
-share with it less without it.
+share with it less without it. With ``--offers module`` the offers are the deal module's own
+proposals (``deals.ranked_offers``), asked in the order it makes them; the seat's policy plays
+the rest of that turn before rolling on both sides (``QuietTurn``), since its own player would
+otherwise make the same offer in the turn without it.
 
 Each game's rows go to a file of its own in ``--run-dir``: a game whose file is there is read,
 not played again, so a stopped run resumes. The figures are printed per kind of deal: whether
