@@ -8,9 +8,9 @@ beside what the offer gains when the game is played out by the table's own playe
 Game ``i`` (``--seats`` seats, 40 rounds, Rs 15,000, auctions; seeded from ``--seed`` and ``i``
 alone) seats the dealing rollout player (the hard player's policy with its deal module, at the
 engine's level: ``byapar_agents.dealing_rollout``) in seat ``i mod seats`` and ``--rivals`` in
-every other seat. At a share ``--sample`` of its turns, before its first move of the turn, the
-offers of ``aimed_offers.wide_offers`` that gain it at least ``deals.MIN_GAIN`` by the value
-network are put, best first, to the target's own player (which answers on a copy of the game),
+every other seat (``dealer``: that same kind, rivals that deal alike). At a share ``--sample``
+of its turns, before its first move of the turn, the offers of ``aimed_offers.wide_offers``
+that gain it at least ``deals.MIN_GAIN`` by the value network are put, best first, to the target's own player (which answers on a copy of the game),
 until ``--top`` are accepted or 40 were asked. Each accepted offer, and the turn without it, is
 played to the game's end ``--pairs`` times by the table's own players, the k-th play of each from
 the same seed (common random numbers); an offer's played-out gain is the mean of the seat's win
@@ -53,6 +53,7 @@ from byapar_env.stats import paired_mean_se
 
 ASKED = 40  # offers put to their targets at one turn, at most
 _END = (10**9, 0)  # a stopping point no game reaches: play on to the end
+DEALER = "dealer"  # --rivals: the dealing rollout player in every seat (rivals that deal alike)
 SOURCES = ("wide", "module")  # the offers listed: the wide list, or the deal module's proposals
 KINDS = ("completes the seat's group", "completes the target's group", "completes both",
          "completes neither")
@@ -87,7 +88,8 @@ class DealRow:
 
 class Tables:
     """The players of one table: the dealing rollout player in the watched seat, ``rivals``
-    elsewhere; a fresh set for every play, so no play reads another's memory."""
+    elsewhere (with ``rivals`` ``"dealer"``, that player too); a fresh set for every play, so no
+    play reads another's memory."""
 
     def __init__(self, rivals: str, seats: int, seat: int, value: ValueNet) -> None:
         self.rivals, self.seats, self.seat, self.value = rivals, seats, seat, value
@@ -96,12 +98,17 @@ class Tables:
     def players(self, seed: int, quiet_turn: int | None = None) -> list:
         """A fresh set of the table's players, reset from ``seed``; with ``quiet_turn``, the
         watched seat makes no offer of its own in that turn (``QuietTurn``)."""
-        out = [self._watched(quiet_turn) if s == self.seat
-               else make_agent(self.rivals) for s in range(self.seats)]
+        out = [self._watched(quiet_turn) if s == self.seat else self._rival()
+               for s in range(self.seats)]
         for s, p in enumerate(out):
             p.reset(seed * 10 + s)
         return out
 
+
+    def _rival(self):
+        if self.rivals == DEALER:
+            return DealingRolloutPlayer(self.policy, self.value)
+        return make_agent(self.rivals)
 
     def _watched(self, quiet_turn: int | None):
         dealer = DealingRolloutPlayer(self.policy, self.value)
@@ -270,7 +277,9 @@ def summary(rows: Sequence[DealRow]) -> dict[str, tuple[int, float, float, float
 
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rivals", default="medium", help="every other seat's player")
+    ap.add_argument("--rivals", default="medium",
+                    help=f"every other seat's player: a player's name, or {DEALER} (the "
+                         f"watched seat's own kind)")
     ap.add_argument("--seats", type=int, default=4, choices=range(2, 7), metavar="2..6",
                     help="seats at the table (default 4)")
     ap.add_argument("--games", type=int, default=20, help="games to play (default 20)")
@@ -294,9 +303,10 @@ def main(argv: list[str] | None = None) -> dict:
     if not 0 < args.sample <= 1:
         ap.error(f"--sample must be above 0 and at most 1, got {args.sample}")
     try:
-        make_agent(args.rivals)
+        if args.rivals != DEALER:
+            make_agent(args.rivals)
     except ValueError as exc:
-        ap.error(str(exc))
+        ap.error(f"{exc} (or {DEALER})")
     args.run_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(args.run_dir, args.rivals, args.seats, args.seed, i, args.sample, args.top,
              args.pairs, args.offers) for i in range(args.games)]

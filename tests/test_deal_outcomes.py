@@ -71,6 +71,15 @@ def test_plays_to_the_end_repeat_from_their_seed() -> None:
     assert game.owner[SURKHET] == 1  # the root is played on copies
 
 
+def test_dealer_rivals_are_the_watched_seat_s_kind() -> None:
+    tables = Tables("dealer", 3, 1, shipped_value())
+    players = tables.players(5)
+    assert [type(p).__name__ for p in players] == ["DealingRolloutPlayer"] * 3
+    quiet = tables.players(5, quiet_turn=9)
+    assert isinstance(quiet[1], QuietTurn) and quiet[1].turn == 9
+    assert [type(p).__name__ for p in (quiet[0], quiet[2])] == ["DealingRolloutPlayer"] * 2
+
+
 def _row(kind: str, network: float, with_deal, without) -> DealRow:
     seat, target = {KINDS[0]: (True, False), KINDS[1]: (False, True),
                     KINDS[2]: (True, True), KINDS[3]: (False, False)}[kind]
@@ -107,7 +116,7 @@ def test_a_run_resumes_from_the_files_of_its_games(tmp_path, monkeypatch) -> Non
 def test_bad_arguments_are_refused(tmp_path, capsys) -> None:
     for args, words in ((["--pairs", "0"], "--pairs must be at least 1, got 0"),
                         (["--sample", "1.5"], "--sample must be above 0 and at most 1"),
-                        (["--rivals", "nobody"], "nobody")):
+                        (["--rivals", "nobody"], "unknown player 'nobody'")):
         with pytest.raises(SystemExit):
             deal_outcomes.main([*args, "--run-dir", str(tmp_path)])
         assert words in capsys.readouterr().err
