@@ -9,15 +9,16 @@ Game ``i`` (``--seats`` seats, 40 rounds, Rs 15,000, auctions; seeded from ``--s
 alone) seats the dealing rollout player (the hard player's policy with its deal module, at the
 engine's level: ``byapar_agents.dealing_rollout``) in seat ``i mod seats`` and ``--rivals`` in
 every other seat (``dealer``: that same kind, rivals that deal alike). At a share ``--sample``
-of its turns, before its first move of the turn, the offers of ``aimed_offers.wide_offers``
-that gain it at least ``deals.MIN_GAIN`` by the value network are put, best first, to the target's own player (which answers on a copy of the game),
-until ``--top`` are accepted or 40 were asked. Each accepted offer, and the turn without it, is
-played to the game's end ``--pairs`` times by the table's own players, the k-th play of each from
-the same seed (common random numbers); an offer's played-out gain is the mean of the seat's win
-share with it less without it. With ``--offers module`` the offers are the deal module's own
-proposals (``deals.ranked_offers``), asked in the order it makes them; the seat's policy plays
-the rest of that turn before rolling on both sides (``QuietTurn``), since its own player would
-otherwise make the same offer in the turn without it.
+of its turns, before its first move of the turn, the offers of ``aimed_offers.wide_offers`` that
+gain it at least ``deals.MIN_GAIN`` by the value network are put, best first, to the target's
+own player (which answers on a copy of the game), until ``--top`` are accepted or 40 were asked.
+Each accepted offer, and the turn without it, is played to the game's end ``--pairs`` times by
+the table's own players, the k-th play of each from the same seed (common random numbers); an
+offer's played-out gain is the mean of the seat's win share with it less without it. With
+``--offers module`` the offers are the deal module's own proposals (``deals.ranked_offers``),
+asked in the order it makes them; the seat's policy plays the rest of that turn before rolling
+on both sides (``QuietTurn``), since its own player would otherwise make the same offer in the
+turn without it.
 
 Each game's rows go to a file of its own in ``--run-dir``: a game whose file is there is read,
 not played again, so a stopped run resumes. The figures are printed per kind of deal: whether
