@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import math
 import os
 import random
 from collections.abc import Sequence
@@ -106,13 +105,15 @@ class Tables:
         return out
 
 
+    def dealer(self) -> DealingRolloutPlayer:
+        """A fresh dealing rollout player of this table's policy and value network."""
+        return DealingRolloutPlayer(self.policy, self.value)
+
     def _rival(self):
-        if self.rivals == DEALER:
-            return DealingRolloutPlayer(self.policy, self.value)
-        return make_agent(self.rivals)
+        return self.dealer() if self.rivals == DEALER else make_agent(self.rivals)
 
     def _watched(self, quiet_turn: int | None):
-        dealer = DealingRolloutPlayer(self.policy, self.value)
+        dealer = self.dealer()
         if quiet_turn is None:
             return dealer
         return QuietTurn(dealer, PolicyRolloutPlayer(self.policy), quiet_turn)
@@ -183,7 +184,7 @@ class _Watched:
 
     def __init__(self, tables: Tables, players: list, rng: random.Random, sample: float,
                  top: int, pairs: int, rows: list[DealRow], source: str) -> None:
-        self.player = DealingRolloutPlayer(tables.policy, tables.value)
+        self.player = tables.dealer()
         self.tables, self.players, self.rng = tables, players, rng
         self.sample, self.top, self.pairs, self.rows = sample, top, pairs, rows
         self.source = source
@@ -269,10 +270,8 @@ def summary(rows: Sequence[DealRow]) -> dict[str, tuple[int, float, float, float
         if not mine:
             continue
         n = len(mine)
-        played = [r.played_gain for r in mine]
-        mean = sum(played) / n
-        var = sum((x - mean) ** 2 for x in played) / (n - 1) if n > 1 else 0.0
-        out[kind] = (n, sum(r.network_gain for r in mine) / n, mean, math.sqrt(var / n))
+        mean, se = paired_mean_se([r.played_gain for r in mine], [0.0] * n)
+        out[kind] = (n, sum(r.network_gain for r in mine) / n, mean, se)
     return out
 
 
