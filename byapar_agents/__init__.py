@@ -42,12 +42,14 @@ SEARCH_NAMES = ("expert",)
 # "hard-unscreened" as it did before its policy's own offers were checked by it too.
 # "hard-aimed": the hard player that also makes offers aimed by its rivals' answers read in play
 # (byapar_agents.aimed_offers; ahead on seen tables, behind on the unseen gate: not the default).
+# "hard-consolidating": the hard player that also offers, once a turn, the wide list's best deal
+# completing no group on either side (byapar_agents.aimed_offers.consolidation_offer).
 # "hard-judged": its choices away from trades checked one ply deep by the value network
 # (byapar_agents.judge); "hard-judged+value=FOLDER" by another value checkpoint.
 # "hard+value=FOLDER": the hard player whose deal judgement (its offers, answers and their
 # rollout check) reads that value checkpoint instead of the shipped one.
 VARIANT_NAMES = ("hard-unguarded", "hard-guarded", "hard-unscreened", "hard-aimed", "hard-sim",
-                 "hard-judged", "hard-valuebids")
+                 "hard-judged", "hard-valuebids", "hard-consolidating")
 AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # The expert's variants, named so that the arena can seat them: "expert-all..." searches every
 # decision, not just the money ones; "-medium", "-policy", "-mixed", "-population", "-read" or
@@ -151,6 +153,8 @@ def make_agent(name: str, seed: int | None = None, *, budget_ms: float | None = 
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, screen_offers=False)
     if name == "hard-aimed":  # offers aimed by the rivals' answers (byapar_agents.aimed_offers)
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, read_answers=True)
+    if name == "hard-consolidating":  # offers that complete no group (aimed_offers)
+        return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, consolidate=True)
     judged, suffix, folder = name.partition(_VALUE_SUFFIX)
     if judged == "hard" and folder:
         return LearnedPlayer(DEFAULT_CHECKPOINT, name=name, value=value_at(folder))

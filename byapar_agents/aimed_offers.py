@@ -32,7 +32,16 @@ from byapar_env.action_table import TRADE_AMOUNTS
 from byapar_env.engine import Action, Game, Phase, board
 
 from .answer_reader import AnswerReader
-from .deals import MIN_GAIN, SET_OF, Appraisal, appraise, listed_deals, offers_with_money
+from .deals import (
+    MIN_GAIN,
+    SET_OF,
+    Appraisal,
+    appraise,
+    completes_group,
+    listed_deals,
+    mirrored,
+    offers_with_money,
+)
 from .tactics import PRICE
 from .value import ValueNet
 
@@ -97,6 +106,34 @@ def aimed_offer(game: Game, value: ValueNet, reader: AnswerReader,
         return None
     best = None
     for a in appraise(game, [offers[k] for k in likely], value):
+        if a.offerer_gain >= MIN_GAIN and (best is None or a.offerer_gain > best.offerer_gain):
+            best = a
+    return best
+
+
+def consolidation_offer(game: Game, value: ValueNet, reader: AnswerReader | None = None,
+                        made_before: Callable[[Action], bool] = lambda offer: False
+                        ) -> Appraisal | None:
+    """The consolidating offer the seat to play in ``game`` makes now, or None: of the wide
+    list, the offers that complete no colour group for either side (a second piece of a set
+    bought, or one loose place swapped for another), none for which ``made_before`` holds and,
+    given a ``reader``, none whose chance of acceptance is under ``MIN_CHANCE``, the one that
+    gains the seat most by ``value``, if that is at least ``deals.MIN_GAIN``.
+
+    Played to the end against seen rivals, such deals gained the seat one to four points each
+    when taken, the sign the network gives them (docs/expert_iteration.md, "Consolidating
+    offers")."""
+    if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
+        return None
+    seat = game.current_player
+    offers = [o for o in wide_offers(game, seat)
+              if not made_before(o) and not completes_group(game, seat, o)
+              and not completes_group(game, o.target, mirrored(seat, o))]
+    if reader is not None and offers:
+        chances = reader.chances(game, seat, offers)
+        offers = [o for o, c in zip(offers, chances, strict=True) if c >= MIN_CHANCE]
+    best = None
+    for a in appraise(game, offers, value):
         if a.offerer_gain >= MIN_GAIN and (best is None or a.offerer_gain > best.offerer_gain):
             best = a
     return best

@@ -39,6 +39,12 @@ watchers from the player's first decision on; like the deal memory, it lives wit
 this process). Ahead of the hard player on four seen tables, behind it on the unseen gate
 (docs/expert_iteration.md, "Offers aimed by the rivals' answers"), so not the default.
 
+With ``consolidate`` (the name ``hard-consolidating``; off by default), in the same slot it makes
+instead the offer of ``aimed_offers.consolidation_offer``: the wide list's deal that completes no
+group on either side and gains it most, among those the answers read this game give at least a
+5% chance. Ahead of the hard player on five seen tables, level on the unseen gate at six seats
+(docs/expert_iteration.md, "Consolidating offers"), so not the default.
+
 With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy's choices away from
 trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
 and replaced where another candidate is better by more than the judge's margin.
@@ -79,7 +85,7 @@ from byapar_env.byapar_v0 import raw_env
 from byapar_env.driver import offer_steps
 from byapar_env.engine import Action, Game, Phase, actions
 
-from .aimed_offers import aimed_offer
+from .aimed_offers import aimed_offer, consolidation_offer
 from .answer_reader import AnswerReader
 from .base import bid_id
 from .deal_rollouts import ROLLOUTS as DEAL_ROLLOUTS
@@ -123,7 +129,8 @@ class LearnedPlayer:
                  trades: str | None = None, deal_rollouts: int = DEAL_ROLLOUTS,
                  check_proposals: bool = False, judge: Judge | None = None,
                  keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset(),
-                 screen_offers: bool = True, read_answers: bool = False):
+                 screen_offers: bool = True, read_answers: bool = False,
+                 consolidate: bool = False):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
@@ -136,6 +143,7 @@ class LearnedPlayer:
         self.keep_moves = keep_moves
         self.screen_offers = screen_offers
         self.read_answers = read_answers and self.trades == "deals"
+        self.consolidate = consolidate and self.trades == "deals"
         self.value_bid_tables = frozenset(value_bid_tables)
         # Deals that complete a group, checked by rollouts (byapar_agents.deal_rollouts): answers,
         # and with check_proposals its own offers too
@@ -225,16 +233,25 @@ class LearnedPlayer:
         game = env.game
         state = self.seat_state(game, seat)
         obs = env.observe(env.possible_agents[seat])
-        reader = self.answer_reader(env) if self.read_answers else None
-        if (reader is not None and env.draft is None and game.phase == Phase.PRE_ROLL
-                and not state.steps and state.aimed_turn != game.turn_count
-                and game.can_offer_trade()):
+        reader = self.answer_reader(env) if self.read_answers or self.consolidate else None
+        if (self.read_answers and reader is not None and env.draft is None
+                and game.phase == Phase.PRE_ROLL and not state.steps
+                and state.aimed_turn != game.turn_count and game.can_offer_trade()):
             state.aimed_turn = game.turn_count
             aimed = aimed_offer(game, self.value, reader,
                                 lambda offer: state.memory.is_repeat(game, offer))
             if aimed is not None:
                 state.memory.remember(game, aimed.offer)
                 state.steps = offer_steps(seat, game.num_players, aimed.offer)
+        if (self.consolidate and env.draft is None and game.phase == Phase.PRE_ROLL
+                and not state.steps and state.aimed_turn != game.turn_count
+                and game.can_offer_trade()):
+            state.aimed_turn = game.turn_count
+            consolidating = consolidation_offer(
+                game, self.value, reader, lambda offer: state.memory.is_repeat(game, offer))
+            if consolidating is not None:
+                state.memory.remember(game, consolidating.offer)
+                state.steps = offer_steps(seat, game.num_players, consolidating.offer)
         if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
             offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:

@@ -32,7 +32,8 @@ def test_make_agent_by_name_and_errors() -> None:
     assert set(AGENT_NAMES) == {"random", "easy", "medium", "hard", "guardian", "completer",
                                 "shark", "builder", "hoarder", "trader", "strategist", "expert",
                                 "hard-unguarded", "hard-guarded", "hard-unscreened", "hard-aimed",
-                                "hard-sim", "hard-judged", "hard-valuebids"}
+                                "hard-sim", "hard-judged", "hard-valuebids",
+                                "hard-consolidating"}
     assert isinstance(make_agent("easy"), EasyPlayer)
     assert isinstance(make_agent("medium"), MediumPlayer)
     with pytest.raises(UnknownAgentError, match="unknown player 'grandmaster'"):
