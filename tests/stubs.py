@@ -1,5 +1,6 @@
 """Stand-in networks for tests of the trade finder, the guard and the offer test: a policy that
-always gives one answer and a value network that reads a seat's own cash alone."""
+always gives one answer and a value network that reads a seat's own cash alone; and a check that
+a player composes an offer step by step."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from scenario import new_game
 from byapar_agents.network import NumpyPolicy
 from byapar_agents.value import ValueNet
 from byapar_env.action_table import ACTIONS, fixed_action_id
+from byapar_env.driver import offer_steps
 from byapar_env.engine import actions
 from byapar_env.observation import OBSERVATION_SIZE, encode
 
@@ -64,3 +66,17 @@ def group_value(game) -> list[float]:
         scores.append(1 + 2 * whole + game.cash[seat] / 20_000)
     total = sum(scores)
     return [s / total for s in scores]
+
+
+def assert_composes(player, env, seat: int, offer) -> None:
+    """``player``, asked to act for ``seat`` in ``env`` again and again, takes exactly the
+    environment's steps that compose ``offer``, leaves it pending and remembers it (a hard
+    player's deal memory: never made again while its places stand)."""
+    steps = offer_steps(seat, env.game.num_players, offer)
+    taken = []
+    for _ in steps:
+        taken.append(player.act(env, seat))
+        env.step(taken[-1])
+    assert taken == steps
+    assert env.game.offer == (seat, offer)
+    assert player.seat_state(env.game, seat).memory.is_repeat(env.game, offer)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scenario import give, new_game, sq
-from stubs import JudgedValue, group_value
+from stubs import JudgedValue, assert_composes, group_value
 
 from byapar_agents import make_agent
 from byapar_agents.aimed_offers import MIN_CHANCE, aimed_offer, near_amounts, wide_offers
@@ -22,7 +22,6 @@ from byapar_agents.answer_reader import (
 from byapar_agents.deals import MIN_GAIN, appraise, listed_deals
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.driver import offer_steps
 from byapar_env.engine import Phase, actions
 
 JUMLA, SURKHET = sq("Jumla"), sq("Surkhet")
@@ -178,14 +177,8 @@ def test_the_aiming_hard_player_composes_the_aimed_offer_and_the_hard_player_doe
     for o in wide_offers(env.game, 0):
         reader.observe(env.game, 0, o, accepted=True)
     expected = aimed_offer(env.game, JUDGE, reader).offer
-    taken = []
-    for _ in offer_steps(0, 4, expected):
-        taken.append(hard.act(env, 0))
-        env.step(taken[-1])
-    assert taken == offer_steps(0, 4, expected)
-    assert env.game.offer == (0, expected)
     # made once: remembered, so never aimed again while its places stand
-    assert hard.seat_state(env.game, 0).memory.is_repeat(env.game, expected)
+    assert_composes(hard, env, 0, expected)
     unread = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
     fresh = _env_with_seller()
     unread.act(fresh, 0)

@@ -5,7 +5,7 @@ composes it (``hard-consolidating``). Exact positions and a stub judge."""
 from __future__ import annotations
 
 from scenario import give, new_game, sq
-from stubs import JudgedValue
+from stubs import JudgedValue, assert_composes
 
 from byapar_agents import make_agent
 from byapar_agents.aimed_offers import MIN_CHANCE, consolidation_offer, wide_offers
@@ -13,7 +13,6 @@ from byapar_agents.answer_reader import AnswerReader
 from byapar_agents.deals import MIN_GAIN, appraise, completes_group, mirrored
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.driver import offer_steps
 from byapar_env.engine import board
 
 JUMLA, SURKHET = sq("Jumla"), sq("Surkhet")
@@ -109,18 +108,10 @@ def test_the_consolidating_hard_player_composes_it_and_the_hard_player_does_not(
 
     env = env_at()
     player = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0, consolidate=True)
-    reader = player.answer_reader(env)
-    assert reader.watch in env.watchers
-    expected = consolidation_offer(env.game, JUDGE, reader).offer
-    taken = []
-    for _ in offer_steps(0, 4, expected):
-        taken.append(player.act(env, 0))
-        env.step(taken[-1])
-    assert taken == offer_steps(0, 4, expected)
-    assert env.game.offer == (0, expected)
-    assert player.seat_state(env.game, 0).memory.is_repeat(env.game, expected)
-    plain = LearnedPlayer(DEFAULT_CHECKPOINT, value=JUDGE, deal_rollouts=0)
-    fresh = env_at()
-    plain.act(fresh, 0)
-    assert plain.seat_state(fresh.game, 0).aimed_turn == -1 and not fresh.watchers
-    assert make_agent("hard-consolidating").consolidate and not make_agent("hard").consolidate
+    expected = consolidation_offer(env.game, JUDGE, player.answer_reader(env)).offer
+    assert_composes(player, env, 0, expected)
+    # the hard player reads no answers and keeps no consolidating slot
+    hard, fresh = make_agent("hard"), env_at()
+    hard.act(fresh, 0)
+    assert not fresh.watchers and hard.seat_state(fresh.game, 0).aimed_turn == -1
+    assert make_agent("hard-consolidating").consolidate and not hard.consolidate
