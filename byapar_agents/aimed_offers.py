@@ -118,11 +118,9 @@ def consolidation_offer(game: Game, value: ValueNet, reader: AnswerReader | None
     list, the offers that complete no colour group for either side (a second piece of a set
     bought, or one loose place swapped for another), none for which ``made_before`` holds and,
     given a ``reader``, none whose chance of acceptance is under ``MIN_CHANCE``, the one that
-    gains the seat most by ``value``, if that is at least ``deals.MIN_GAIN``.
-
-    Played to the end against seen rivals, such deals gained the seat one to four points each
-    when taken, the sign the network gives them (docs/expert_iteration.md, "Consolidating
-    offers")."""
+    gains the seat most by ``value``, if that is at least ``deals.MIN_GAIN``. Why such deals,
+    and what they won and did not: docs/expert_iteration.md, "Two-way swaps barred, and
+    consolidating offers"."""
     if game.phase != Phase.PRE_ROLL or not game.can_offer_trade():
         return None
     seat = game.current_player

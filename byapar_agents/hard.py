@@ -43,7 +43,8 @@ With ``consolidate`` (the name ``hard-consolidating``; off by default), in the s
 instead the offer of ``aimed_offers.consolidation_offer``: the wide list's deal that completes no
 group on either side and gains it most, among those the answers read this game give at least a
 5% chance. Ahead of the hard player on five seen tables, level on the unseen gate at six seats
-(docs/expert_iteration.md, "Consolidating offers"), so not the default.
+(docs/expert_iteration.md, "Two-way swaps barred, and consolidating offers"), so not the
+default.
 
 With a ``judge`` (``byapar_agents.judge``; the name ``hard-judged``), the policy's choices away from
 trades (buying, bids, jail, building, raising cash) are checked one ply deep by a value network
