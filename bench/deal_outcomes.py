@@ -104,7 +104,6 @@ class Tables:
             p.reset(seed * 10 + s)
         return out
 
-
     def dealer(self) -> DealingRolloutPlayer:
         """A fresh dealing rollout player of this table's policy and value network."""
         return DealingRolloutPlayer(self.policy, self.value)

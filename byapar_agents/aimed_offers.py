@@ -89,6 +89,16 @@ def wide_offers(game: Game, seat: int) -> list[Action]:
     return unique
 
 
+def largest_gain(appraised: list[Appraisal]) -> Appraisal | None:
+    """Of ``appraised``, the first that gains the offering seat most, if that is at least
+    ``deals.MIN_GAIN``; else None."""
+    best = None
+    for a in appraised:
+        if a.offerer_gain >= MIN_GAIN and (best is None or a.offerer_gain > best.offerer_gain):
+            best = a
+    return best
+
+
 def aimed_offer(game: Game, value: ValueNet, reader: AnswerReader,
                 made_before: Callable[[Action], bool] = lambda offer: False
                 ) -> Appraisal | None:
@@ -104,11 +114,7 @@ def aimed_offer(game: Game, value: ValueNet, reader: AnswerReader,
     likely = [k for k, c in enumerate(chances) if c >= MIN_CHANCE]
     if not likely:
         return None
-    best = None
-    for a in appraise(game, [offers[k] for k in likely], value):
-        if a.offerer_gain >= MIN_GAIN and (best is None or a.offerer_gain > best.offerer_gain):
-            best = a
-    return best
+    return largest_gain(appraise(game, [offers[k] for k in likely], value))
 
 
 def consolidation_offer(game: Game, value: ValueNet, reader: AnswerReader | None = None,
@@ -130,8 +136,4 @@ def consolidation_offer(game: Game, value: ValueNet, reader: AnswerReader | None
     if reader is not None and offers:
         chances = reader.chances(game, seat, offers)
         offers = [o for o, c in zip(offers, chances, strict=True) if c >= MIN_CHANCE]
-    best = None
-    for a in appraise(game, offers, value):
-        if a.offerer_gain >= MIN_GAIN and (best is None or a.offerer_gain > best.offerer_gain):
-            best = a
-    return best
+    return largest_gain(appraise(game, offers, value))

@@ -235,24 +235,17 @@ class LearnedPlayer:
         state = self.seat_state(game, seat)
         obs = env.observe(env.possible_agents[seat])
         reader = self.answer_reader(env) if self.read_answers or self.consolidate else None
-        if (self.read_answers and reader is not None and env.draft is None
-                and game.phase == Phase.PRE_ROLL and not state.steps
-                and state.aimed_turn != game.turn_count and game.can_offer_trade()):
-            state.aimed_turn = game.turn_count
-            aimed = aimed_offer(game, self.value, reader,
-                                lambda offer: state.memory.is_repeat(game, offer))
-            if aimed is not None:
-                state.memory.remember(game, aimed.offer)
-                state.steps = offer_steps(seat, game.num_players, aimed.offer)
-        if (self.consolidate and env.draft is None and game.phase == Phase.PRE_ROLL
+        if (reader is not None and env.draft is None and game.phase == Phase.PRE_ROLL
                 and not state.steps and state.aimed_turn != game.turn_count
                 and game.can_offer_trade()):
+            # One slot a turn: the aimed offer, or with consolidate alone the consolidating one
             state.aimed_turn = game.turn_count
-            consolidating = consolidation_offer(
-                game, self.value, reader, lambda offer: state.memory.is_repeat(game, offer))
-            if consolidating is not None:
-                state.memory.remember(game, consolidating.offer)
-                state.steps = offer_steps(seat, game.num_players, consolidating.offer)
+            pick = aimed_offer if self.read_answers else consolidation_offer
+            chosen = pick(game, self.value, reader,
+                          lambda offer: state.memory.is_repeat(game, offer))
+            if chosen is not None:
+                state.memory.remember(game, chosen.offer)
+                state.steps = offer_steps(seat, game.num_players, chosen.offer)
         if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
             offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:
