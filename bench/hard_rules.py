@@ -1,6 +1,6 @@
-"""Hand-written rules over the hard player's moves before rolling, each measured against the
-hard player alone on the same arena games (docs/expert_iteration.md, "A table where nobody has
-an edge, rules over the hard player's moves, ...").
+"""Hand-written rules over the hard player's moves, each measured against the hard player alone
+on the same arena games (docs/expert_iteration.md, "A table where nobody has an edge, rules
+over the hard player's moves, ..." and "The search's departures, as rules").
 
     python -m bench.hard_rules --opponents pop-4,pop-4,pop-4,pop-4,pop-4 --games 400 --seed 41
     python -m bench.hard_rules --opponents medium,medium,medium --rules none,build-first
@@ -14,6 +14,14 @@ left alone, and a rule that would leave nothing legal is not applied):
 - ``build-first``: where a house is legal on a group whose lowest place has fewer than three
   houses and the cash covers the house and ``RESERVE``, only such houses (the third house pays
   most, and the policy sometimes rolled instead).
+
+Two rules take the search's most frequent departures from the policy away from trades (the
+expert, given the choice, bought where the policy declined and bid where it dropped out) and
+replace the policy's choice after it is made:
+
+- ``buy-always``: where buying the place landed on is legal, buy it;
+- ``bid-to-price``: in an auction, where the policy drops out and the least raise stays within
+  the place's list price and the seat's cash, the least raise.
 
 Each table is ``byapar arena``'s: the hero in the first seat of ``--opponents``'s lineup,
 rotated by the game's number, game ``i`` seeded from ``--seed`` and ``i`` alone, so every rule
@@ -31,12 +39,14 @@ from bench.common import print_win_rate
 from bench.seated import hero_share
 from byapar_agents import make_agent
 from byapar_agents.hard import LearnedPlayer
-from byapar_env.action_table import ACTIONS, engine_action
+from byapar_env.action_table import ACTIONS, BID_MIN_ID, BUY_ID, DROP_OUT_ID, engine_action
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game, Phase, board
 
 RESERVE = 3_000
-RULES = ("mortgage-reserve", "build-first")
+PRE_ROLL_RULES = ("mortgage-reserve", "build-first")
+CHOICE_RULES = ("buy-always", "bid-to-price")
+RULES = PRE_ROLL_RULES + CHOICE_RULES
 _MORTGAGE_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "mortgage"]
 _BUILD_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "build"]
 
@@ -66,6 +76,21 @@ def ruled_mask(game: Game, seat: int, mask: np.ndarray, rules: frozenset[str]) -
     return narrowed if narrowed.any() else mask
 
 
+def ruled_choice(game: Game, seat: int, mask: np.ndarray, chosen: int,
+                 rules: frozenset[str]) -> int:
+    """The id ``seat`` plays where the policy chose ``chosen`` under the legal ``mask``: the
+    choice rules' replacement where one applies, else ``chosen``."""
+    if "buy-always" in rules and game.phase == Phase.BUY and mask[BUY_ID]:
+        return BUY_ID
+    if ("bid-to-price" in rules and game.phase == Phase.AUCTION and chosen == DROP_OUT_ID
+            and mask[BID_MIN_ID]):
+        auction = game.auction
+        amount = auction.high + board.BID_STEP
+        if amount <= board.SQUARES[auction.square].price and amount <= game.cash[seat]:
+            return BID_MIN_ID
+    return chosen
+
+
 def _pays_to_build(game: Game, seat: int, action_id: int) -> bool:
     square = engine_action(game, action_id).square
     lowest = min(game.buildings[q] for q in board.GROUP_OF[square])
@@ -73,11 +98,18 @@ def _pays_to_build(game: Game, seat: int, action_id: int) -> bool:
 
 
 class RuledHard(LearnedPlayer):
-    """The hard player (trades and all) with ``rules`` over its moves before rolling."""
+    """The hard player (trades and all) with ``rules`` over its moves."""
 
     def __init__(self, rules: frozenset[str]) -> None:
         super().__init__(name="hard")
         self.rules = rules
+
+    def act(self, env: raw_env, seat: int) -> int:
+        chosen = super().act(env, seat)
+        if not self.rules & set(CHOICE_RULES) or env.draft is not None:
+            return chosen
+        mask = env.observe(env.possible_agents[seat])["action_mask"]
+        return ruled_choice(env.game, seat, mask, chosen, self.rules)
 
     def _policy_act(self, env: raw_env, seat: int, obs: dict | None = None,
                     quiet: bool = False) -> int:

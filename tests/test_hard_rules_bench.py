@@ -1,15 +1,24 @@
-"""``bench.hard_rules``: each rule narrows the hard player's moves before rolling exactly as its
-docstring says, in positions set by hand, and the script runs and names a bad rule."""
+"""``bench.hard_rules``: each rule narrows the hard player's moves before rolling, or replaces
+its choice in a purchase or an auction, exactly as its docstring says, in positions set by hand,
+and the script runs and names a bad rule."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bench.hard_rules import RuledHard, has_group_to_build, main, ruled_mask
-from byapar_env.action_table import ACTIONS, ROLL_ID, action_id
+from bench.hard_rules import RuledHard, has_group_to_build, main, ruled_choice, ruled_mask
+from byapar_env.action_table import (
+    ACTIONS,
+    BID_MIN_ID,
+    BUY_ID,
+    DECLINE_ID,
+    DROP_OUT_ID,
+    ROLL_ID,
+    action_id,
+)
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import Phase
+from byapar_env.engine import Phase, board
 
 JUMLA, SURKHET, MAHENDRANAGAR = 1, 3, 6  # Jumla and Surkhet: the Karnali group (house Rs 500)
 
@@ -74,6 +83,46 @@ def test_the_ruled_player_applies_its_rules_before_rolling_only() -> None:
     seat = env.game.current_player
     plain = RuledHard(frozenset()).act(env, seat)
     assert RuledHard(frozenset({"mortgage-reserve", "build-first"})).act(env, seat) == plain
+
+
+def _buying_env():
+    """A fresh two-seat game (seed 3) whose first player may buy the place it landed on."""
+    env = raw_env(num_players=2)
+    env.reset(seed=3)
+    assert env.game.phase == Phase.BUY
+    return env
+
+
+def test_buy_always_buys_wherever_buying_is_legal() -> None:
+    env = _buying_env()
+    game, seat = env.game, env.game.current_player
+    mask = env.observe(env.possible_agents[seat])["action_mask"]
+    assert mask[BUY_ID] and mask[DECLINE_ID]
+    rules = frozenset({"buy-always"})
+    assert ruled_choice(game, seat, mask, DECLINE_ID, rules) == BUY_ID
+    assert ruled_choice(game, seat, mask, DECLINE_ID, frozenset({"bid-to-price"})) == DECLINE_ID
+    assert ruled_choice(game, seat, _mask(DECLINE_ID), DECLINE_ID, rules) == DECLINE_ID
+    assert RuledHard(rules).act(env, seat) == BUY_ID
+
+
+def test_bid_to_price_raises_by_the_least_step_up_to_the_price_and_the_cash() -> None:
+    env = _buying_env()
+    env.step(DECLINE_ID)  # the place goes to auction
+    game = env.game
+    assert game.phase == Phase.AUCTION
+    bidder, auction = game.current_player, game.auction
+    price = board.SQUARES[auction.square].price
+    mask = _mask(DROP_OUT_ID, BID_MIN_ID)
+    rules = frozenset({"bid-to-price"})
+    auction.high = price - board.BID_STEP  # the least raise bids the price itself
+    assert ruled_choice(game, bidder, mask, DROP_OUT_ID, rules) == BID_MIN_ID
+    assert ruled_choice(game, bidder, mask, action_id("bid_raise", 500), rules) == action_id(
+        "bid_raise", 500)  # a bid the policy chose stands
+    game.cash[bidder] = price - 1  # the raise is beyond the cash
+    assert ruled_choice(game, bidder, mask, DROP_OUT_ID, rules) == DROP_OUT_ID
+    game.cash[bidder] = 15_000
+    auction.high = price  # the least raise goes over the price
+    assert ruled_choice(game, bidder, mask, DROP_OUT_ID, rules) == DROP_OUT_ID
 
 
 def test_the_script_runs_and_names_a_bad_rule(capsys) -> None:
