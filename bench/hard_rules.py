@@ -5,7 +5,7 @@ over the hard player's moves, ..." and "The search's departures, as rules").
     python -m bench.hard_rules --opponents pop-4,pop-4,pop-4,pop-4,pop-4 --games 400 --seed 41
     python -m bench.hard_rules --opponents medium,medium,medium --rules none,build-first
 
-A rule narrows the moves the policy may pick from before it rolls (a trade draft under way is
+Two rules narrow the moves the policy may pick from before it rolls (a trade draft under way is
 left alone, and a rule that would leave nothing legal is not applied):
 
 - ``mortgage-reserve``: no mortgage while the cash is at least ``RESERVE`` (Rs 3,000) or while
