@@ -23,7 +23,7 @@ from multiprocessing import Pool
 from byapar_agents import make_agent, play_through_env
 from byapar_agents.expert import Evaluation, ExpertPlayer
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
 
 # (phase, the hard player's kind of move) and (phase, its kind, the chosen kind, the source)
 Searched = tuple[str, str]
@@ -68,8 +68,8 @@ def play(player: str, lineup: tuple[str, ...], index: int, seed: int) -> Departu
     """Game ``index`` of the arena's run with ``player`` in ``lineup[0]``'s seat, its
     decisions counted."""
     config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
-    kinds, players, game_seed = seat_game(config, index)
-    me = kinds.index(lineup[0])
+    _, players, game_seed = seat_game(config, index)
+    me = lineup_seat(config, index)
     hero = expert(player)
     hero.reset(game_seed + me)
     out = Departures(games=1)

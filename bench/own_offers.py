@@ -19,7 +19,7 @@ from collections import Counter
 from byapar_agents import deals, play_through_env
 from byapar_env.action_table import SUBMIT_ID, engine_action
 from byapar_env.engine import ActionKind
-from byapar_harness.arena import ArenaConfig, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
 
 ANSWERS = (ActionKind.ACCEPT_TRADE, ActionKind.REJECT_TRADE)
 
@@ -32,8 +32,8 @@ def count_offers(lineup: tuple[str, ...], games: int, seed: int) -> tuple[Counte
     costs: list[float] = []
     for index in range(games):
         config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
-        kinds, players, game_seed = seat_game(config, index)
-        me = kinds.index(lineup[0])
+        _, players, game_seed = seat_game(config, index)
+        me = lineup_seat(config, index)
         value = getattr(players[me], "value", None)
         if value is None:
             raise ValueError(f"{lineup[0]!r} has no value network to judge its offers by")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from byapar_agents import play_through_env
-from byapar_harness.arena import ArenaConfig, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
 
 # (the arena's seated players, the watched seat, the game's seed) -> the players that play
 Adapt = Callable[[list, int, int], list]
@@ -17,8 +17,8 @@ def hero_share(lineup: tuple[str, ...], index: int, seed: int, adapt: Adapt) -> 
     """The share of the arena's game ``index`` (run seed ``seed``, seats rotated) won by the
     seat of ``lineup[0]``, the table played by ``adapt(players, seat, game_seed)``."""
     config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
-    kinds, players, game_seed = seat_game(config, index)
-    me = kinds.index(lineup[0])
+    _, players, game_seed = seat_game(config, index)
+    me = lineup_seat(config, index)
     env = table_env(config, game_seed)
     play_through_env(env, adapt(players, me, game_seed))
     winners = env.game.winners

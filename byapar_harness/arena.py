@@ -189,6 +189,14 @@ def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
     return kinds, players, seed
 
 
+def lineup_seat(config: ArenaConfig, index: int, position: int = 0) -> int:
+    """The seat of game ``index`` where the player at ``position`` of the lineup sits (seats
+    rotate by the game's number, ``seat_game``): its own seat even when the lineup names that
+    kind of player more than once."""
+    n = len(config.players)
+    return (position - index) % n
+
+
 def table_env(config: ArenaConfig, seed: int) -> raw_env:
     """A Byapar environment reset for a game of the run: its table options, played to the
     end."""

@@ -14,6 +14,7 @@ from byapar_harness.arena import (
     ArenaConfig,
     ArenaError,
     game_seed,
+    lineup_seat,
     play_game,
     run_arena,
     run_games,
@@ -35,6 +36,15 @@ def test_seats_rotate_from_game_to_game() -> None:
     assert [r.kinds for r in results] == [["medium", "easy", "random"],
                                           ["easy", "random", "medium"],
                                           ["random", "medium", "easy"]]
+
+
+def test_a_lineup_position_keeps_its_own_seat_when_its_name_repeats() -> None:
+    config = ArenaConfig(players=("easy", "random", "easy"), games=3)
+    # game 0 seats easy, random, easy; game 1 random, easy, easy; game 2 easy, easy, random
+    assert [lineup_seat(config, i) for i in range(4)] == [0, 2, 1, 0]
+    assert [lineup_seat(config, i, position=2) for i in range(3)] == [2, 1, 0]
+    for i, result in enumerate(run_games(config)):
+        assert result.kinds[lineup_seat(config, i, position=1)] == "random"
 
 
 def test_engine_tables_play_the_same_game_as_through_the_environment() -> None:
