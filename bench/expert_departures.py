@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from dataclasses import dataclass, field
-from multiprocessing import Pool
 
-from byapar_agents import make_agent, play_through_env
+from byapar_agents import is_expert_name, make_agent, play_through_env
 from byapar_agents.expert import Evaluation, ExpertPlayer
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
+from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env, worker_pool
 
 # (phase, the hard player's kind of move) and (phase, its kind, the chosen kind, the source)
 Searched = tuple[str, str]
@@ -56,22 +55,13 @@ class Departures:
         self.wins += other.wins
 
 
-def expert(name: str) -> ExpertPlayer:
-    """A fresh expert by name; ValueError for a name of another kind of player."""
-    player = make_agent(name)
-    if not isinstance(player, ExpertPlayer):
-        raise ValueError(f"--player must name an expert (expert, expert@SIMS, ...), got {name!r}")
-    return player
-
-
-def play(player: str, lineup: tuple[str, ...], index: int, seed: int) -> Departures:
-    """Game ``index`` of the arena's run with ``player`` in ``lineup[0]``'s seat, its
+def play(lineup: tuple[str, ...], index: int, seed: int) -> Departures:
+    """Game ``index`` of the arena's run of ``lineup``, whose first player (an expert) has its
     decisions counted."""
     config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
     _, players, game_seed = seat_game(config, index)
     me = lineup_seat(config, index)
-    hero = expert(player)
-    hero.reset(game_seed + me)
+    hero: ExpertPlayer = players[me]
     out = Departures(games=1)
     search = hero.choose
 
@@ -83,7 +73,7 @@ def play(player: str, lineup: tuple[str, ...], index: int, seed: int) -> Departu
 
     hero.choose = choose
     env = table_env(config, game_seed)
-    play_through_env(env, [hero if s == me else p for s, p in enumerate(players)])
+    play_through_env(env, players)
     winners = env.game.winners
     out.wins = 1 / len(winners) if me in winners else 0.0
     return out
@@ -121,26 +111,22 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--opponents must name 1 to 5 players, got {len(opponents)}")
     if args.games < 1 or args.workers < 1:
         ap.error(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
+    if not is_expert_name(args.player):
+        ap.error(f"--player must name an expert (expert, expert@SIMS, ...), got {args.player!r}")
     try:
-        expert(args.player)
-        for name in set(opponents):
+        for name in {args.player, *opponents}:
             make_agent(name)
     except ValueError as exc:
         ap.error(str(exc))
-    lineup = ("hard", *opponents)  # the hero's seat is found by the first name of the lineup
-    jobs = [(args.player, lineup, i, args.seed) for i in range(args.games)]
+    jobs = [((args.player, *opponents), i, args.seed) for i in range(args.games)]
     total = Departures()
     if args.workers == 1:
-        parts = map(_play, jobs)
+        parts = [_play(job) for job in jobs]
     else:
-        pool = Pool(args.workers)
-        parts = pool.imap(_play, jobs)
-    try:
-        for part in parts:
-            total.merge(part)
-    finally:
-        if args.workers > 1:
-            pool.close()
+        with worker_pool(args.workers) as pool:
+            parts = pool.map(_play, jobs)
+    for part in parts:
+        total.merge(part)
     print(f"{args.player} + {', '.join(opponents)}: seed {args.seed}, seats rotated")
     print("\n".join(report(total)))
     return 0

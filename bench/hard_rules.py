@@ -106,7 +106,7 @@ class RuledHard(LearnedPlayer):
 
     def act(self, env: raw_env, seat: int) -> int:
         chosen = super().act(env, seat)
-        if not self.rules & set(CHOICE_RULES) or env.draft is not None:
+        if self.rules.isdisjoint(CHOICE_RULES) or env.draft is not None:
             return chosen
         mask = env.observe(env.possible_agents[seat])["action_mask"]
         return ruled_choice(env.game, seat, mask, chosen, self.rules)
