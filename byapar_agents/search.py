@@ -183,6 +183,18 @@ class Rollouts:
         """Take ``first`` (None: let the rollout player decide now too) and play on; the
         searching seat's score, or None if ``deadline`` (``time.perf_counter`` time, checked
         at every decision) passed first."""
+        game = self.play(first, seed, deadline)
+        if game is None:
+            return None
+        if self.value is not None:  # the true shares once the game is over
+            return self.value.win_chances(game)[self.seat]
+        return score(game, self.seat)
+
+    def play(self, first: Action | None, seed: int, deadline: float = math.inf
+             ) -> Game | None:
+        """The rollout of ``seed`` with ``first`` taken, played to the horizon (or the game's
+        end): the game there, or None if ``deadline`` passed first. Its players are
+        ``seat_players(seed)``, in the state the rollout left them."""
         game = chance_game(self.root, seed)
         players = self.seat_players(seed)
         for s, player in enumerate(players):
@@ -193,9 +205,7 @@ class Rollouts:
             play_on(game, players, stop, self.pre_roll_actions, first, deadline)
         except PlayStop:
             return None
-        if self.value is not None:  # the true shares once the game is over
-            return self.value.win_chances(game)[self.seat]
-        return score(game, self.seat)
+        return game
 
 
 def horizon(game: Game, rounds: int) -> tuple[int, int]:

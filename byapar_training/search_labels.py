@@ -21,6 +21,12 @@ under way; a chunk depends on its number alone, so the same chunks for any ``--w
   policy's probability), ``child_scores`` (the paired scores, ``--sims`` wide, padded with -1);
 - per decision: ``decision_seat``, ``decision_players`` and ``decision_phase``.
 
+``--target horizon`` labels instead the positions the search's value network reads: each
+simulation's position at the horizon, played on ``--label-rounds`` more rounds with the same
+players and luck and read there by the value network (``horizon_decisions``). A round of
+simulations (one per candidate, one seed) is then a labelled decision, its children the
+candidates' horizon positions; the chunk's arrays are the same, with one score a child.
+
 A fit reads siblings (the children of one decision) together: which child the rollouts rank
 higher matters more than each child's calibration. Next rounds of expert iteration label with
 the search that uses the new network: ``--value FOLDER`` ends the simulations on that value
@@ -39,10 +45,11 @@ from byapar_agents.expert import ExpertPlayer
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.judge import position_after
 from byapar_agents.network import NumpyPolicy
-from byapar_agents.search import ROLLOUT_MODES
+from byapar_agents.search import ROLLOUT_MODES, Rollouts, horizon, rollout_seeds, search_root
 from byapar_agents.value import value_at
 from byapar_env.driver import NO_DECISION_CAP, PRE_ROLL_CAP, TRADE_STEP_CAP, SeatDriver
 from byapar_env.engine import ByaparError, Game, Rules, actions
+from byapar_env.fast_play import play_on
 from byapar_env.observation import OBSERVATION_SIZE, PlaceBlocks, encode
 
 from .chunks import chunk_path, play_chunks, run_stages
@@ -67,6 +74,8 @@ class SearchLabelConfig:
     value: str = ""
     workers: int = 1
     roster: str = "shipped"
+    target: str = "children"
+    label_rounds: int = 3
 
 
 HELP = {
@@ -84,13 +93,20 @@ HELP = {
     "workers": "processes playing the games (1 to 64; the same chunks whatever the number)",
     "roster": "who sits at the tables, as byapar train-value's --roster: 'shipped', 'wide' or "
               "comma-separated NAME:WEIGHT",
+    "target": "what is labelled: 'children' (the position after each candidate, scored by its "
+              "simulations' mean) or 'horizon' (where each simulation stops, scored by playing "
+              "on --label-rounds more rounds)",
+    "label_rounds": "with --target horizon: rounds played on from the horizon before the value "
+                    "network reads the label (1 to 40)",
 }
+TARGETS = ("children", "horizon")
 
 
 def validate(config: SearchLabelConfig) -> None:
     """``SearchLabelError`` naming the first setting that cannot work."""
     bounds = {"games": (1, 10**8), "chunk_games": (1, 10**6), "sims": (2, 4096),
-              "horizon_rounds": (1, 10), "workers": (1, 64), "seed": (0, 2**62)}
+              "horizon_rounds": (1, 10), "workers": (1, 64), "seed": (0, 2**62),
+        "label_rounds": (1, 40)}
     for name, (lo, hi) in bounds.items():
         value = getattr(config, name)
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -99,6 +115,9 @@ def validate(config: SearchLabelConfig) -> None:
     if not isinstance(config.sample_rate, (int, float)) or not 0 < config.sample_rate <= 1:
         raise SearchLabelError(f"--sample-rate must be above 0 and at most 1, "
                                f"got {config.sample_rate!r:.40}")
+    if config.target not in TARGETS:
+        raise SearchLabelError(f"--target must be one of {', '.join(TARGETS)}, "
+                               f"got {config.target!r:.40}")
     if config.rollout not in ROLLOUT_MODES:
         raise SearchLabelError(f"--rollout must be one of {', '.join(ROLLOUT_MODES)}, "
                                f"got {config.rollout!r:.40}")
@@ -153,7 +172,11 @@ def label_game(seed: int, config: SearchLabelConfig, policy: NumpyPolicy) -> lis
     out = []
     while legal := driver.engine_choices():
         seat = game.current_player
-        if rng.random() < config.sample_rate:
+        sampled = rng.random() < config.sample_rate
+        if sampled and config.target == "horizon":
+            out += horizon_decisions(game, driver.pre_roll_actions, expert, config,
+                                     rng.getrandbits(62))
+        elif sampled:
             pre = driver.pre_roll_actions
             ev = expert.evaluate(game, pre, rng.getrandbits(62))
             if len(ev.candidates) > 1 and ev.sims:
@@ -169,6 +192,40 @@ def label_game(seed: int, config: SearchLabelConfig, policy: NumpyPolicy) -> lis
                     out.append({"seat": seat, "players": n, "phase": int(game.phase),
                                 "children": children})
         driver.take_engine(players[seat].choose(game, seat, legal))
+    return out
+
+
+def horizon_decisions(game: Game, pre_roll_actions: int, expert: ExpertPlayer,
+                      config: SearchLabelConfig, seed: int) -> list[dict]:
+    """``--target horizon``: the positions the search's value network reads. The expert's
+    candidates at this decision are played in rounds of one simulation each with a shared
+    seed (``--sims`` in all), each to the horizon, as the search plays them; each simulation's
+    horizon position is kept and labelled by playing that rollout on ``--label-rounds`` more
+    rounds with the same players and luck, then reading the deciding seat's chance by the
+    value network (its share of the win if the game ends first). A round of simulations is
+    one labelled decision: its children are the candidates' horizon positions, on the same
+    dice and cards."""
+    candidates, _ = expert.candidates(game, pre_roll_actions)
+    if len(candidates) < 2:
+        return []
+    seat = game.current_player
+    rollouts = Rollouts(search_root(game), seat, pre_roll_actions, config.horizon_rounds,
+                        config.rollout, expert.policy(game), expert.value)
+    seeds = rollout_seeds(seed)
+    out = []
+    for _ in range(max(1, config.sims // len(candidates))):
+        s = seeds.getrandbits(62)
+        children = []
+        for c in candidates:
+            at = rollouts.play(c.action, s)
+            obs, seats = seat_rows(at)
+            if not at.is_over:
+                play_on(at, rollouts.seat_players(s), horizon(at, config.label_rounds))
+            label = expert.value.win_chances(at)[seat]
+            children.append({"obs": obs, "seat_row": seats.index(seat) if seat in seats else -1,
+                             "mean": label, "prior": c.prior, "scores": [label]})
+        out.append({"seat": seat, "players": game.num_players, "phase": int(game.phase),
+                    "children": children})
     return out
 
 

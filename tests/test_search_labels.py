@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from byapar_env.engine import Game, Rules, actions
+from byapar_env.engine import Game, Phase, Rules, actions
 from byapar_training.search_labels import (
     SearchLabelConfig,
     SearchLabelError,
@@ -76,6 +76,8 @@ def test_a_tiny_run_writes_consistent_resumable_reproducible_labels(tmp_path) ->
     (dict(value="no-such-folder"), "--value: "),
     (dict(roster="outside-monopyly-huw:1"), "--roster: 'outside-monopyly-huw' is kept unseen"),
     (dict(roster="medium"), "--roster must be"),
+    (dict(target="leaves"), "--target must be one of children, horizon"),
+    (dict(target="horizon", label_rounds=0), "--label-rounds must be a whole number from 1"),
 ])
 def test_bad_settings_are_refused_by_name(tmp_path, change, message) -> None:
     with pytest.raises(SearchLabelError, match=message):
@@ -111,3 +113,79 @@ def test_the_next_round_labels_with_the_value_network_it_is_given(tmp_path) -> N
     # The shipped network named: the same labels; another network: other simulated means.
     assert np.array_equal(runs["default"]["child_mean"], runs["named"]["child_mean"])
     assert not np.array_equal(runs["default"]["child_mean"], runs["other"]["child_mean"])
+
+
+def _first_purchase() -> Game:
+    """Seat 0 of three on square 3 (the second place) after a forced roll of 1 and 2, with
+    Rs 3,000 in hand: buy it or not (the policy buys; declining is its runner-up)."""
+    game = Game(Rules(num_players=3), seed=8)
+    game.forced_dice = [(1, 2)]
+    game.apply(actions.ROLL)
+    game.cash[0] = 3000
+    assert game.legal_actions() == [actions.Action(actions.ActionKind.BUY, 3),
+                                    actions.Action(actions.ActionKind.DECLINE, 3)]
+    return game
+
+
+def test_horizon_labels_are_the_positions_the_search_reads_labelled_rounds_on() -> None:
+    from byapar_agents.expert import ExpertPlayer
+    from byapar_agents.search import Rollouts, rollout_seeds, search_root
+    from byapar_env.fast_play import play_on
+    from byapar_env.observation import SLICES
+    from byapar_training.search_labels import horizon_decisions
+
+    game = _first_purchase()
+    before = game.to_json()
+
+    def label(rounds: int) -> tuple[list[dict], ExpertPlayer]:
+        expert = ExpertPlayer(5, sims=6, focus=False, rollout="mixed")
+        config = _config("unused", sims=6, target="horizon", label_rounds=rounds,
+                         rollout="mixed")
+        return horizon_decisions(game, 0, expert, config, seed=11), expert
+
+    three, expert = label(3)
+    one, _ = label(1)
+    assert game.to_json() == before  # the game itself is untouched
+    buy = actions.Action(actions.ActionKind.BUY, 3)
+    listed = [c.action for c in expert.candidates(game, 0)[0]]
+    assert listed == [buy, actions.Action(actions.ActionKind.DECLINE, 3)]
+    # Six simulations over two candidates: three rounds, each a decision of two children.
+    assert len(three) == 3
+    rounds = SLICES["turn.round"].start
+    owner_seat0 = SLICES["places"].start + 1 * 10 + 1  # square 3 is the second place
+    for decision, shorter in zip(three, one, strict=True):
+        assert (decision["seat"], decision["players"], decision["phase"]) == (0, 3, Phase.BUY)
+        assert len(decision["children"]) == 2
+        for action, child, same in zip(listed, decision["children"], shorter["children"],
+                                       strict=True):
+            # every child is one round on (the horizon), whatever the label looks at
+            assert child["obs"][:, rounds] == pytest.approx((game.round + 1) / 40)
+            assert np.array_equal(child["obs"], same["obs"])
+            assert 0.0 <= child["mean"] <= 1.0 and child["scores"] == [child["mean"]]
+            if action == buy:  # the seat that bought holds the place at the horizon
+                assert child["obs"][child["seat_row"], owner_seat0] == 1.0
+    assert [c["mean"] for d in three for c in d["children"]] != \
+        [c["mean"] for d in one for c in d["children"]]
+    # The label: the first simulation played on three rounds past the horizon, as read by the
+    # value network.
+    rollouts = Rollouts(search_root(game), 0, 0, 1, "mixed", expert.policy(game), expert.value)
+    seed = rollout_seeds(11).getrandbits(62)
+    at = rollouts.play(listed[0], seed)
+    play_on(at, rollouts.seat_players(seed), (at.round + 3, at.turn))
+    assert at.round == game.round + 4
+    assert three[0]["children"][0]["mean"] == pytest.approx(expert.value.win_chances(at)[0])
+
+
+def test_a_tiny_horizon_run_writes_chunks_the_fit_reads(tmp_path) -> None:
+    from byapar_training.search_value import load_decisions
+
+    generate(_config(tmp_path / "h", games=1, target="horizon", rollout="mixed"),
+             lambda line: None)
+    path = tmp_path / "h" / "data" / "chunk_0000.npz"
+    d = np.load(path)
+    counts = np.bincount(d["child_decision"], minlength=len(d["decision_seat"]))
+    assert len(counts) >= 1 and (counts >= 2).all()
+    assert np.array_equal(d["child_scores"][:, 0], d["child_mean"])
+    assert (d["child_scores"][:, 1:] == -1).all()
+    loaded = load_decisions([path])
+    assert len(loaded["mean"]) == int((d["child_seat_row"] >= 0).sum())
