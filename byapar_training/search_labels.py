@@ -105,8 +105,8 @@ TARGETS = ("children", "horizon")
 def validate(config: SearchLabelConfig) -> None:
     """``SearchLabelError`` naming the first setting that cannot work."""
     bounds = {"games": (1, 10**8), "chunk_games": (1, 10**6), "sims": (2, 4096),
-              "horizon_rounds": (1, 10), "workers": (1, 64), "seed": (0, 2**62),
-        "label_rounds": (1, 40)}
+              "horizon_rounds": (1, 10), "label_rounds": (1, 40), "workers": (1, 64),
+              "seed": (0, 2**62)}
     for name, (lo, hi) in bounds.items():
         value = getattr(config, name)
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
