@@ -19,10 +19,11 @@ import argparse
 from collections import Counter
 from dataclasses import dataclass, field
 
-from byapar_agents import is_expert_name, make_agent, play_through_env
+from bench.seated import hero_share
+from byapar_agents import is_expert_name, make_agent
 from byapar_agents.expert import Evaluation, ExpertPlayer
 from byapar_env.engine import Phase
-from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env, worker_pool
+from byapar_harness.arena import worker_pool
 
 # (phase, the hard player's kind of move) and (phase, its kind, the chosen kind, the source)
 Searched = tuple[str, str]
@@ -58,24 +59,22 @@ class Departures:
 def play(lineup: tuple[str, ...], index: int, seed: int) -> Departures:
     """Game ``index`` of the arena's run of ``lineup``, whose first player (an expert) has its
     decisions counted."""
-    config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
-    _, players, game_seed = seat_game(config, index)
-    me = lineup_seat(config, index)
-    hero: ExpertPlayer = players[me]
     out = Departures(games=1)
-    search = hero.choose
 
-    def choose(game, seat, legal):
-        phase = Phase(game.phase)
-        action = search(game, seat, legal)
-        out.record(phase, hero.last)
-        return action
+    def watch(players: list, me: int, game_seed: int) -> list:
+        hero: ExpertPlayer = players[me]
+        search = hero.choose
 
-    hero.choose = choose
-    env = table_env(config, game_seed)
-    play_through_env(env, players)
-    winners = env.game.winners
-    out.wins = 1 / len(winners) if me in winners else 0.0
+        def choose(game, seat, legal):
+            phase = Phase(game.phase)
+            action = search(game, seat, legal)
+            out.record(phase, hero.last)
+            return action
+
+        hero.choose = choose
+        return players
+
+    out.wins = hero_share(lineup, index, seed, watch)
     return out
 
 

@@ -106,9 +106,10 @@ class RuledHard(LearnedPlayer):
 
     def act(self, env: raw_env, seat: int) -> int:
         chosen = super().act(env, seat)
-        if self.rules.isdisjoint(CHOICE_RULES) or env.draft is not None:
+        if (self.rules.isdisjoint(CHOICE_RULES) or env.draft is not None
+                or env.game.phase not in (Phase.BUY, Phase.AUCTION)):
             return chosen
-        mask = env.observe(env.possible_agents[seat])["action_mask"]
+        mask = env.action_mask(env.possible_agents[seat])
         return ruled_choice(env.game, seat, mask, chosen, self.rules)
 
     def _policy_act(self, env: raw_env, seat: int, obs: dict | None = None,

@@ -174,12 +174,20 @@ def _ranks(worth: list[int]) -> list[float]:
     return ranks
 
 
+def lineup_seat(config: ArenaConfig, index: int, position: int = 0) -> int:
+    """The seat of game ``index`` where the player at ``position`` of the lineup sits: seats
+    rotate by the game's number (game ``g`` seats the lineup shifted by ``g mod n``), and
+    ``seat_game`` seats every position here, so a position keeps its own seat even when the
+    lineup names that kind of player more than once."""
+    return (position - index) % len(config.players)
+
+
 def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
     """Game ``index``'s table: the seats' kinds (rotated by the game's number), fresh players
     reset for the game, and the game's seed."""
-    n = len(config.players)
-    shift = index % n
-    kinds = [config.players[(s + shift) % n] for s in range(n)]
+    kinds = [""] * len(config.players)
+    for position, kind in enumerate(config.players):
+        kinds[lineup_seat(config, index, position)] = kind
     seed = game_seed(config.seed, index)
     seat_player = config.spec().module("players").seat_player
     players = [seat_player(k, seed + s) for s, k in enumerate(kinds)]
@@ -187,14 +195,6 @@ def seat_game(config: ArenaConfig, index: int) -> tuple[list[str], list, int]:
         if hasattr(player, "reset"):
             player.reset(seed + s)
     return kinds, players, seed
-
-
-def lineup_seat(config: ArenaConfig, index: int, position: int = 0) -> int:
-    """The seat of game ``index`` where the player at ``position`` of the lineup sits (seats
-    rotate by the game's number, ``seat_game``): its own seat even when the lineup names that
-    kind of player more than once."""
-    n = len(config.players)
-    return (position - index) % n
 
 
 def table_env(config: ArenaConfig, seed: int) -> raw_env:
