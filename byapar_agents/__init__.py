@@ -57,13 +57,14 @@ AGENT_NAMES = LEVEL_NAMES + PANEL_NAMES + SEARCH_NAMES + VARIANT_NAMES
 # default); "-net" or "-share" how a rollout is scored at its horizon (the value network or the
 # position-value share; "-dealing" needs the network); "-hN" the horizon in
 # rounds; "-find" or "-nofind" whether the trade finder adds offers (byapar_agents.trade_finder);
-# "-enum" whether the enumerated auction bids join the candidates (byapar_agents.candidates);
+# "-enum" whether the enumerated auction bids join the candidates (byapar_agents.candidates),
+# "-moves" whether its enumerated moves do (jail, houses, mortgages, raising cash);
 # "@SIMS" the simulation budget; "+value=FOLDER" a value checkpoint for the rollouts in place of
 # the shipped one (a round of expert iteration, byapar_training.search_value).
 _VALUE_SUFFIX = "+value="
 _EXPERT_NAME = re.compile(
     r"expert(-all)?(?:-(medium|policy|mixed|population|read|dealing))?(?:-(net|share))?(?:-h([0-9]{1,3}))?"
-    r"(?:-(find|nofind))?(-enum)?(?:@([0-9]{1,6}))?")
+    r"(?:-(find|nofind))?(-enum)?(-moves)?(?:@([0-9]{1,6}))?")
 
 
 def expert_options(name: object) -> dict | None:
@@ -83,8 +84,10 @@ def expert_options(name: object) -> dict | None:
         options["find_trades"] = parts.group(5) == "find"
     if parts.group(6):
         options["enumerate_bids"] = True
-    if parts.group(7) is not None:
-        options["sims"] = int(parts.group(7))
+    if parts.group(7):
+        options["enumerate_moves"] = True
+    if parts.group(8) is not None:
+        options["sims"] = int(parts.group(8))
     if folder:
         options["value_checkpoint"] = folder
     return options

@@ -14,15 +14,34 @@ place. ``auction_bids`` lists, for the bidder to play in an auction:
 Each amount is rounded down to the bid step and listed only where it is a legal bid now (above
 the highest bid, within the bidder's cash). The expert adds them to its candidates with
 ``enumerate_bids`` (the name ``expert-enum``); the search then tells which, if any, is worth it.
+
+The moves away from auctions and trades (``move_choices``; the expert's ``enumerate_moves``, the
+name ``expert-moves``), each a single legal action, so that the search decides how many houses
+and where one step at a time, as the game asks:
+
+- **jail** (``jail_choices``), before rolling in jail: staying (rolling for a double), paying the
+  fine, using a bail card, whichever are legal;
+- **houses** (``house_choices``), before rolling where a building is legal: rolling without
+  building, and for each colour group one building on the group's place with the fewest
+  buildings (the lowest square on a tie);
+- **mortgages and raising cash** (``property_choices``): while raising cash, of the legal
+  mortgages and building sales, the ``PROPERTY_CHOICES`` that leave the seat the most position
+  value (``byapar_env.valuation.position_value``: cash, places and the rent they should bring);
+  before rolling, the pay-off that does, if any is legal.
 """
 
 from __future__ import annotations
 
-from byapar_env.engine import Action, Game, Phase, actions, board
+from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
+from byapar_env.valuation import position_value
 
 LIST_PRICE = 1.0
 DENIAL = 1.5  # times the price, against a rival who holds the rest of the group
 COMPLETION = 2.0  # times the price, for the last piece of the bidder's own group
+# The ways of raising cash listed: the best few by the position value they leave (a sale of a
+# building and a mortgage on the same group are often close, a loose place's mortgage cheaper).
+PROPERTY_CHOICES = 3
+_RAISING = frozenset({ActionKind.MORTGAGE, ActionKind.SELL_BUILDING})
 
 
 def group_holder(game: Game, square: int) -> int | None:
@@ -59,3 +78,64 @@ def auction_bids(game: Game) -> list[Action]:
         if bid not in listed and game.is_legal(bid):
             listed.append(bid)
     return listed
+
+
+def jail_choices(game: Game) -> list[Action]:
+    """Before rolling in jail, the legal ways out or not, in this order: rolling, paying the
+    fine, using a bail card (none for a seat not in jail, or in another phase)."""
+    if game.phase != Phase.PRE_ROLL or not game.in_jail[game.current_player]:
+        return []
+    return [a for a in (actions.ROLL, actions.PAY_FINE, actions.USE_BAIL_CARD)
+            if game.is_legal(a)]
+
+
+def house_choices(game: Game) -> list[Action]:
+    """Before rolling, where the seat may build: rolling, then one building per colour group
+    (on its place with the fewest buildings, the lowest square on a tie), groups in board
+    order; none where no building is legal."""
+    if game.phase != Phase.PRE_ROLL:
+        return []
+    best: dict[tuple[int, ...], Action] = {}
+    for a in game.legal_actions():
+        if a.kind != ActionKind.BUILD:
+            continue
+        group = board.GROUP_OF[a.square]
+        held = best.get(group)
+        if held is None or (game.buildings[a.square], a.square) < (game.buildings[held.square],
+                                                                    held.square):
+            best[group] = a
+    if not best:
+        return []
+    return [actions.ROLL, *(best[g] for g in sorted(best))]
+
+
+def property_choices(game: Game) -> list[Action]:
+    """While raising cash, the ``PROPERTY_CHOICES`` legal mortgages and building sales that
+    leave the seat the most position value (best first, the lower square and a sale before a
+    mortgage on a tie); before rolling, the legal pay-off that does, if any."""
+    seat = game.current_player
+    if game.phase == Phase.RAISE_CASH:
+        kinds, keep = _RAISING, PROPERTY_CHOICES
+    elif game.phase == Phase.PRE_ROLL:
+        kinds, keep = frozenset({ActionKind.UNMORTGAGE}), 1
+    else:
+        return []
+    scored = []
+    for a in game.legal_actions():
+        if a.kind in kinds:
+            after = game.clone()
+            after.log = []
+            after.apply(a)
+            scored.append((-position_value(after, seat), a.square, -int(a.kind), a))
+    scored.sort(key=lambda t: t[:3])
+    return [t[3] for t in scored[:keep]]
+
+
+def move_choices(game: Game) -> list[Action]:
+    """Every enumerated move of the seat to play in ``game`` away from auctions and trades:
+    ``jail_choices``, ``house_choices`` and ``property_choices``, each once, in that order."""
+    out: list[Action] = []
+    for a in (*jail_choices(game), *house_choices(game), *property_choices(game)):
+        if a not in out:
+            out.append(a)
+    return out

@@ -131,7 +131,7 @@ from byapar_env.engine.errors import ByaparError
 from byapar_env.observation import OBSERVATION_SIZE, encode, encode_env_part
 
 from .base import EnginePlayer
-from .candidates import auction_bids
+from .candidates import auction_bids, move_choices
 from .deals import DealMemory, accepts_pending
 from .hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from .network import NumpyPolicy
@@ -208,6 +208,7 @@ _TRADE_START = "trade_start"
 # simulations go to the money decisions instead.
 _FOCUS_PHASES = frozenset({Phase.BUY, Phase.AUCTION, Phase.TRADE_ANSWER})
 _FOCUS_KINDS = frozenset({ActionKind.OFFER_TRADE, ActionKind.PAY_FINE, ActionKind.USE_BAIL_CARD})
+_ENUMERATED = "enumerated"  # a candidate's source: byapar_agents.candidates
 
 
 class ExpertBudgetError(ByaparError, ValueError):
@@ -342,7 +343,7 @@ class ExpertPlayer(EnginePlayer):
                  rollout: str = DEFAULT_ROLLOUT, value: str = DEFAULT_VALUE_MODE,
                  find_trades: bool = DEFAULT_FIND_TRADES, workers: int = 1,
                  value_checkpoint: str | Path | None = None,
-                 enumerate_bids: bool = False) -> None:
+                 enumerate_bids: bool = False, enumerate_moves: bool = False) -> None:
         if value not in VALUE_MODES:
             raise ExpertBudgetError(f"value must be one of {', '.join(VALUE_MODES)}, "
                                     f"got {value!r:.40}")
@@ -362,8 +363,13 @@ class ExpertPlayer(EnginePlayer):
         if not isinstance(enumerate_bids, bool):
             raise ExpertBudgetError(f"enumerate_bids must be true or false, got "
                                     f"{enumerate_bids!r:.40}")
-        # The auction bids of agents.candidates among the candidates (issue 39, item 2)
+        if not isinstance(enumerate_moves, bool):
+            raise ExpertBudgetError(f"enumerate_moves must be true or false, got "
+                                    f"{enumerate_moves!r:.40}")
+        # The auction bids of agents.candidates among the candidates (issue 39, item 2), and
+        # its moves away from auctions and trades (jail, houses, mortgages, raising cash)
         self.enumerate_bids = enumerate_bids
+        self.enumerate_moves = enumerate_moves
         if (not isinstance(workers, int) or isinstance(workers, bool)
                 or not 1 <= workers <= MAX_WORKERS):
             raise ExpertBudgetError(f"workers must be a whole number of processes from 1 to "
@@ -538,8 +544,10 @@ class ExpertPlayer(EnginePlayer):
         try:
             candidates, policy_index = self.candidates(game, pre_roll_actions, avoid)
             if self.focus and game.phase not in _FOCUS_PHASES:
+                # enumerated moves are searched wherever they are listed
                 candidates = [c for i, c in enumerate(candidates)
-                              if i == policy_index or c.action.kind in _FOCUS_KINDS]
+                              if i == policy_index or c.action.kind in _FOCUS_KINDS
+                              or c.source == _ENUMERATED]
             sims = 0
             if len(candidates) > 1:
                 sims = self._simulate(game, seat, candidates, pre_roll_actions, seed, end)
@@ -690,7 +698,10 @@ class ExpertPlayer(EnginePlayer):
             add(engine_action(game, i), float(probs[i]), "prior")
         if self.enumerate_bids:
             for bid in auction_bids(game):
-                add(bid, _prior_of(game, bid, probs), "enumerated")
+                add(bid, _prior_of(game, bid, probs), _ENUMERATED)
+        if self.enumerate_moves and not capped:  # at the cap only rolling is legal
+            for move in move_choices(game):
+                add(move, _prior_of(game, move, probs), _ENUMERATED)
         if not capped:
             advice = self._adviser.choose(game, seat, game.legal_actions())
             if _playable(game, advice):
