@@ -11,6 +11,9 @@ move and a trade offer or a way out of jail. Building, selling and mortgaging ar
 policy: over three rounds they change a seat's share by a tenth of a point or less, which a few
 dozen simulations cannot tell from noise, and the simulations they took go to the money
 decisions instead (``focus=False``, ``expert-all``, searches every decision with a real choice).
+With ``enumerate_moves`` (``expert-moves``) the moves that ``byapar_agents.candidates.move_choices``
+lists (jail, a building per group, a pay-off, the ways of raising cash) are searched as well;
+with ``enumerate_bids`` (``expert-enum``) its auction bids join the candidates.
 For a searched decision the expert lists a few candidate actions and plays each forward on
 clones of the game:
 
