@@ -35,6 +35,8 @@ from __future__ import annotations
 from byapar_env.engine import Action, ActionKind, Game, Phase, actions, board
 from byapar_env.valuation import position_value
 
+from .judge import position_after
+
 LIST_PRICE = 1.0
 DENIAL = 1.5  # times the price, against a rival who holds the rest of the group
 COMPLETION = 2.0  # times the price, for the last piece of the bidder's own group
@@ -95,18 +97,11 @@ def house_choices(game: Game) -> list[Action]:
     order; none where no building is legal."""
     if game.phase != Phase.PRE_ROLL:
         return []
-    best: dict[tuple[int, ...], Action] = {}
-    for a in game.legal_actions():
-        if a.kind != ActionKind.BUILD:
-            continue
-        group = board.GROUP_OF[a.square]
-        held = best.get(group)
-        if held is None or (game.buildings[a.square], a.square) < (game.buildings[held.square],
-                                                                    held.square):
-            best[group] = a
-    if not best:
-        return []
-    return [actions.ROLL, *(best[g] for g in sorted(best))]
+    builds = [a for a in game.legal_actions() if a.kind == ActionKind.BUILD]
+    groups = sorted({board.GROUP_OF[a.square] for a in builds})
+    least = [min((a for a in builds if board.GROUP_OF[a.square] == group),
+                 key=lambda a: (game.buildings[a.square], a.square)) for group in groups]
+    return [actions.ROLL, *least] if least else []
 
 
 def property_choices(game: Game) -> list[Action]:
@@ -120,13 +115,8 @@ def property_choices(game: Game) -> list[Action]:
         kinds, keep = frozenset({ActionKind.UNMORTGAGE}), 1
     else:
         return []
-    scored = []
-    for a in game.legal_actions():
-        if a.kind in kinds:
-            after = game.clone()
-            after.log = []
-            after.apply(a)
-            scored.append((-position_value(after, seat), a.square, -int(a.kind), a))
+    scored = [(-position_value(position_after(game, a), seat), a.square, -int(a.kind), a)
+              for a in game.legal_actions() if a.kind in kinds]
     scored.sort(key=lambda t: t[:3])
     return [t[3] for t in scored[:keep]]
 
