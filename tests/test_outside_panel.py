@@ -17,12 +17,14 @@ from byapar_agents.outside import (
     SEEN_OUTSIDE,
     UNSEEN_OUTSIDE,
     AggressiveTradingPlayer,
+    DarlingBenchmarkPlayer,
     HuwPlayer,
     IntrepidTestPlayer,
     SophiePlayer,
     TradingPlayer,
     make_outside,
 )
+from byapar_agents.outside.harveyxia import Plan
 from byapar_env.driver import SeatDriver, offer_steps
 from byapar_env.engine import ActionKind, Game, Phase, actions
 from byapar_harness.arena import ArenaConfig, play_game, seat_game
@@ -90,7 +92,8 @@ def test_one_object_seated_twice_plays_as_two(name: str) -> None:
 
 
 def test_names_and_split() -> None:
-    assert len(OUTSIDE_NAMES) >= 5
+    assert len(OUTSIDE_NAMES) == 6 and len(SEEN_OUTSIDE) == 3
+    assert "outside-harveyxia-benchmark" in SEEN_OUTSIDE
     assert all(n.startswith("outside-") for n in OUTSIDE_NAMES)
     assert set(SEEN_OUTSIDE).isdisjoint(UNSEEN_OUTSIDE)
     assert set(SEEN_OUTSIDE) | set(UNSEEN_OUTSIDE) == set(OUTSIDE_NAMES)
@@ -302,4 +305,79 @@ def test_intrepid_offers_its_lone_utility_for_a_transport_once() -> None:
     assert offer == actions.offer_trade(1, [sq("Hydropower")], [sq("Railway")], 0)
     game.apply(offer)
     game.apply(actions.REJECT_TRADE)
+    assert decide(player, game) == actions.ROLL
+
+
+# ------------------------------------------------------------------ harveyxia's benchmark
+BIRGUNJ, JANAKPUR = sq("Birgunj"), sq("Janakpur")
+
+
+def test_benchmark_keeps_the_largest_rival_rent_in_hand() -> None:
+    """It buys a transport only with the price plus the largest rent a rival charges (here
+    Kathmandu with three houses, Rs 14,000) in hand, never a utility, and bids on a place it
+    would buy up to the price and no further."""
+    player = DarlingBenchmarkPlayer()
+    for cash, expected in ((16_000, actions.buy), (15_900, actions.decline)):
+        game = landed_on("Airport", cash)
+        give(game, 1, "Lalitpur", "Kathmandu", buildings=3)
+        assert decide(player, game) == expected(sq("Airport"))
+    assert decide(player, landed_on("Hydropower", 50_000)) == actions.decline(sq("Hydropower"))
+    game = open_auction()
+    assert decide(player, game) == actions.DROP_OUT  # Gandaki is not a set it collects yet
+    give(game, 1, "Gorkha", "Mustang")  # now Pokhara completes its set
+    game.auction.high, game.auction.holder = 2_700, 0
+    assert decide(player, game) == actions.bid(POKHARA, 2_800)
+    game.auction.high = 2_800
+    assert decide(player, game) == actions.DROP_OUT
+
+
+def test_benchmark_collects_the_first_free_preferred_set() -> None:
+    """Early it collects one set at a time, orange (Madhesh) before light blue
+    (Sudurpashchim); a set outside the four preferred ones is declined while one of them is
+    free."""
+    player = DarlingBenchmarkPlayer()
+    assert decide(player, landed_on("Ilam", 15_000)) == actions.decline(ILAM)
+    dhangadhi = sq("Dhangadhi")
+    assert decide(player, landed_on("Dhangadhi", 15_000)) == actions.decline(dhangadhi)
+    assert decide(player, landed_on("Janakpur", 15_000)) == actions.buy(JANAKPUR)
+    assert player.plans[0] == Plan(focus="orange")
+    # Once a rival holds a piece of orange, light blue is next (a fresh player: no focus).
+    game = landed_on("Dhangadhi", 15_000)
+    give(game, 1, "Birgunj")
+    assert decide(DarlingBenchmarkPlayer(), game) == actions.buy(dhangadhi)
+    # Completing its focus set starts the late game.
+    done = landed_on("Janakpur", 15_000)
+    give(done, 0, "Birgunj")
+    player.plans[0] = Plan(focus="orange")
+    assert decide(player, done) == actions.buy(JANAKPUR)
+    assert player.plans[0] == Plan(focus=None, late=True)
+
+
+def test_benchmark_builds_three_houses_first() -> None:
+    """Every place of its sets gets three houses before any gets a fourth, and a fourth only
+    once it has completed a second set: then on the last place offered."""
+    game = new_game(2)
+    give(game, 0, "Jumla", "Surkhet", buildings=3)
+    give(game, 0, "Birgunj", "Janakpur")
+    player = DarlingBenchmarkPlayer()
+    assert decide(player, game) == actions.build(BIRGUNJ)
+    game.buildings[BIRGUNJ] = game.buildings[JANAKPUR] = 3
+    assert decide(player, game) == actions.ROLL
+    player.plans[0] = Plan(late=True, finished=True)
+    assert decide(player, game) == actions.build(JANAKPUR)
+
+
+def test_benchmark_shelters_in_jail_once_a_rival_holds_a_set() -> None:
+    """Early it pays to leave jail; it rolls for a double instead once a rival holds a whole
+    set, or while one double (3+3 or 4+4) could finish its orange set."""
+    game = new_game(2)
+    game.in_jail[0], game.position[0] = True, 9
+    player = DarlingBenchmarkPlayer()
+    assert decide(player, game) == actions.PAY_FINE
+    give(game, 0, "Birgunj")
+    player.plans[0] = Plan(focus="orange")
+    assert decide(player, game) == actions.ROLL  # Janakpur is 8 squares from jail
+    player.plans[0] = Plan()
+    assert decide(player, game) == actions.PAY_FINE  # not collecting orange: nothing to chase
+    give(game, 1, "Jumla", "Surkhet")
     assert decide(player, game) == actions.ROLL

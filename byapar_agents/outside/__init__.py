@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from ..base import EnginePlayer
 from .chrisaacson import AggressiveTradingPlayer, StrategicPlayer, TradingPlayer
+from .harveyxia import DarlingBenchmarkPlayer
 from .intrepid import IntrepidTestPlayer
 from .monopyly import HuwPlayer, SophiePlayer
 
 _PLAYERS: dict[str, type[EnginePlayer]] = {
     cls.name: cls for cls in (TradingPlayer, AggressiveTradingPlayer, HuwPlayer, SophiePlayer,
-                              IntrepidTestPlayer)
+                              IntrepidTestPlayer, DarlingBenchmarkPlayer)
 }
 OUTSIDE_NAMES: tuple[str, ...] = tuple(_PLAYERS)
-SEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-trading", "outside-monopyly-sophie")
+SEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-trading", "outside-monopyly-sophie",
+                                 "outside-harveyxia-benchmark")
 UNSEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-aggressive", "outside-monopyly-huw",
                                    "outside-intrepid-aitest")
 
@@ -33,5 +35,5 @@ def make_outside(name: str) -> EnginePlayer:
 
 
 __all__ = ["OUTSIDE_NAMES", "SEEN_OUTSIDE", "UNSEEN_OUTSIDE", "AggressiveTradingPlayer",
-           "HuwPlayer", "IntrepidTestPlayer", "SophiePlayer", "StrategicPlayer", "TradingPlayer",
-           "make_outside"]
+           "DarlingBenchmarkPlayer", "HuwPlayer", "IntrepidTestPlayer", "SophiePlayer",
+           "StrategicPlayer", "TradingPlayer", "make_outside"]
