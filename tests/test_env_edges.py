@@ -20,10 +20,19 @@ from byapar_env.engine import IllegalActionError, RulesError, SeedError
 from byapar_env.players import RandomPlayer
 from byapar_env.single_seat import SingleSeatEnv
 
+
+class Opaque:
+    """An object that is no number; its repr is fixed so the test ids are the same in every
+    process (pytest-xdist's workers must collect the same ids)."""
+
+    def __repr__(self) -> str:
+        return "Opaque()"
+
+
 # Values that are not action ids, whatever the mask: each must raise, never be read as an id.
 MALFORMED = [False, True, np.bool_(False), np.array(True), 5.0, np.float64(0), np.array(5.0),
              "0", b"0", None, [0], (0,), np.array([0]), np.array([[0]]), np.array([0, 1]), 181,
-             -1, np.int64(181), np.array(-1), 10**30, object()]
+             -1, np.int64(181), np.array(-1), 10**30, Opaque()]
 
 
 def first_legal(env: byapar_v0.raw_env) -> int:
