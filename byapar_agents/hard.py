@@ -26,6 +26,11 @@ How it trades is ``trades``:
   win chance if accepted (``deals.own_offer_loses``). With
   ``check_proposals`` (the name ``hard-sim``) its own offers that complete a group are checked
   by rollouts too, at about four times the cost of a game.
+  ``offers`` names where its offers come from (both by default): ``"module"``, the deal
+  module's; ``"policy"``, those the policy composes. Left out, the deal module is not asked,
+  or the policy is not given the actions that start an offer; its answers stay as they are.
+  (What each source is worth at seen tables, measured by ``bench.hard_offers``:
+  docs/expert_iteration.md, "Where the hard player's edge comes from".)
 - ``"guard"`` (the name ``hard-guarded``, the previous release): the policy's answers in a
   canonical form, checked by the value network with fixed caps (``byapar_agents.trade_guard``); the
   policy's offers as it composes them.
@@ -100,6 +105,9 @@ from .value import ValueNet, shipped_value
 
 DEFAULT_CHECKPOINT = shipped("hard")
 TRADE_MODES = ("deals", "guard", "policy")
+# Where the offers of the "deals" mode come from: the deal module's proposals, and the offers
+# the policy composes itself (screened as the module docstring says).
+OFFER_SOURCES = ("module", "policy")
 # The tables (players at the start) where ``hard-valuebids`` bids in auctions by the places'
 # worth (``panel.value_bid``): ahead of the policy's bids at six seats on seen tables, behind at
 # four; level on the unseen gate, so not the hard player's default (docs/expert_iteration.md,
@@ -131,12 +139,17 @@ class LearnedPlayer:
                  check_proposals: bool = False, judge: Judge | None = None,
                  keep_moves: bool = True, value_bid_tables: frozenset[int] = frozenset(),
                  screen_offers: bool = True, read_answers: bool = False,
-                 consolidate: bool = False):
+                 consolidate: bool = False, offers: tuple[str, ...] = OFFER_SOURCES):
         self.folder = Path(folder)
         self.trades = trades or ("deals" if safe_trades else "policy")
         if self.trades not in TRADE_MODES:
             raise ValueError(f"trades must be one of {', '.join(TRADE_MODES)}, "
                              f"got {self.trades!r}")
+        unknown = sorted(set(offers) - set(OFFER_SOURCES))
+        if unknown or isinstance(offers, str):
+            raise ValueError(f"offers must be a tuple of {', '.join(OFFER_SOURCES)} (or empty), "
+                             f"got {offers!r}")
+        self.offers = tuple(offers)
         self.value = (value or shipped_value()) if self.safe_trades else None
         self.policy, self.meta = load_checkpoint(self.folder)
         self.name = name or self.meta.get("name", self.folder.name)
@@ -246,7 +259,8 @@ class LearnedPlayer:
             if chosen is not None:
                 state.memory.remember(game, chosen.offer)
                 state.steps = offer_steps(seat, game.num_players, chosen.offer)
-        if env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps:
+        if (env.draft is None and game.phase == Phase.PRE_ROLL and not state.steps
+                and "module" in self.offers):
             offer = state.memory.propose(game, self.value, self.check)
             if offer is not None:
                 state.steps = offer_steps(seat, game.num_players, offer)
@@ -255,7 +269,8 @@ class LearnedPlayer:
             if obs["action_mask"][i]:
                 return i
             state.steps = []  # the table's caps ended the draft: the policy goes on
-        i = self._policy_act(env, seat, obs, quiet=state.quiet_turn == game.turn_count)
+        quiet = state.quiet_turn == game.turn_count or "policy" not in self.offers
+        i = self._policy_act(env, seat, obs, quiet=quiet)
         if i == SUBMIT_ID and env.draft is not None:
             offer = env.draft.offer()
             repeat = state.memory.is_repeat(game, offer)
