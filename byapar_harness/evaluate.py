@@ -39,7 +39,7 @@ from .gauntlet import (
 )
 from .rating_scale import format_rating, rate_cells
 
-DEFAULT_GAMES = 100  # per cell: 57 cells for Byapar at three sizes, about 6,000 games
+DEFAULT_GAMES = 100  # per cell: 60 cells for Byapar at three sizes, 6,000 games
 # Each game's opponents, by the game's name: Byapar's gauntlet groups (seen and unseen apart),
 # or a list of opponents for a game without groups.
 EVALUATION_GROUPS: dict[str, tuple[str, ...]] = {"byapar": GROUP_NAMES, "businessman": ()}
