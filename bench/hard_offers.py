@@ -17,7 +17,8 @@ import argparse
 import re
 
 from bench.common import print_win_rate
-from byapar_agents import make_agent, play_through_env
+from bench.seated import check_opponents
+from byapar_agents import play_through_env
 from byapar_agents.hard import OFFER_SOURCES, LearnedPlayer
 from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
 
@@ -80,10 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown:
             raise ValueError(f"unknown variant {unknown[0]!r}; the variants: {', '.join(VARIANTS)}")
-        if not 1 <= len(opponents) <= 5:
-            raise ValueError(f"--opponents must name 1 to 5 players, got {len(opponents)}")
-        for o in set(opponents):
-            make_agent(o)
+        check_opponents(opponents)
     except ValueError as exc:
         ap.error(str(exc))
     if args.games < 1:

@@ -36,8 +36,7 @@ import argparse
 import numpy as np
 
 from bench.common import print_win_rate
-from bench.seated import hero_share
-from byapar_agents import make_agent
+from bench.seated import check_opponents, hero_share
 from byapar_agents.hard import LearnedPlayer
 from byapar_env.action_table import ACTIONS, BID_MIN_ID, BUY_ID, DROP_OUT_ID, engine_action
 from byapar_env.byapar_v0 import raw_env
@@ -158,10 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     opponents = args.opponents.split(",")
     try:
         variants = parse_rules(args.rules)
-        if not 1 <= len(opponents) <= 5:
-            raise ValueError(f"--opponents must name 1 to 5 players, got {len(opponents)}")
-        for o in set(opponents):
-            make_agent(o)
+        check_opponents(opponents)
     except ValueError as exc:
         ap.error(str(exc))
     if args.games < 1:

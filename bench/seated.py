@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from byapar_agents import play_through_env
+from byapar_agents import make_agent, play_through_env
 from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
 
 # (the arena's seated players, the watched seat, the game's seed) -> the players that play
@@ -23,3 +23,12 @@ def hero_share(lineup: tuple[str, ...], index: int, seed: int, adapt: Adapt) -> 
     play_through_env(env, adapt(players, me, game_seed))
     winners = env.game.winners
     return 1 / len(winners) if me in winners else 0.0
+
+
+def check_opponents(opponents: list[str]) -> None:
+    """ValueError unless ``opponents`` (a lineup's rivals) names 1 to 5 players, each one a
+    player name ``make_agent`` knows (its own error names one that is not)."""
+    if not 1 <= len(opponents) <= 5:
+        raise ValueError(f"--opponents must name 1 to 5 players, got {len(opponents)}")
+    for name in set(opponents):
+        make_agent(name)
