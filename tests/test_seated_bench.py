@@ -1,5 +1,6 @@
 """``bench.seated``: the watched seat follows the first lineup position's rotation,
-also when every seat is the same kind of player, and its share is that seat's."""
+also when every seat is the same kind of player, and its share is that seat's; its check of a
+lineup's opponents names what is wrong."""
 
 from __future__ import annotations
 
