@@ -145,8 +145,8 @@ class LearnedPlayer:
         if self.trades not in TRADE_MODES:
             raise ValueError(f"trades must be one of {', '.join(TRADE_MODES)}, "
                              f"got {self.trades!r}")
-        unknown = sorted(set(offers) - set(OFFER_SOURCES))
-        if unknown or isinstance(offers, str):
+        if not (isinstance(offers, (tuple, list))
+                and all(isinstance(o, str) and o in OFFER_SOURCES for o in offers)):
             raise ValueError(f"offers must be a tuple of {', '.join(OFFER_SOURCES)} (or empty), "
                              f"got {offers!r}")
         self.offers = tuple(offers)

@@ -86,7 +86,8 @@ def test_no_offers_but_answers_as_ever(monkeypatch: pytest.MonkeyPatch) -> None:
     assert answers
 
 
-@pytest.mark.parametrize("bad", [("modules",), "module", ("module", "search")], ids=repr)
+@pytest.mark.parametrize("bad", [("modules",), "module", ("module", "search"), 5, [["module"]],
+                                 None], ids=repr)
 def test_unknown_sources_are_refused_naming_the_known_ones(bad) -> None:
     with pytest.raises(ValueError, match="offers must be a tuple of module, policy"):
         LearnedPlayer(DEFAULT_CHECKPOINT, offers=bad)
