@@ -86,7 +86,9 @@ def _share(job: tuple[tuple[str, ...], int, int]) -> float:
 def table_rate(player: str, table: str, games: int, seed: int, workers: int,
                run_dir: Path | None) -> float:
     """``player``'s win rate in points at ``table``, read from ``run_dir`` if played before."""
-    path = run_dir / f"{player}--{table}--{games}--{seed}.json" if run_dir else None
+    # A checkpoint folder names a player too: its path's separators kept out of the file name
+    kept = player.replace("/", "_").replace("\\", "_")
+    path = run_dir / f"{kept}--{table}--{games}--{seed}.json" if run_dir else None
     if path is not None and path.exists():
         return 100 * statistics.fmean(json.loads(path.read_text())["shares"])
     jobs = [((player, *TABLES[table]), i, seed) for i in range(games)]

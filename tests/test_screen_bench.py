@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bench.screen import EQUAL_JUDGES, TABLES, main, verdict
+from bench.screen import EQUAL_JUDGES, TABLES, main, table_rate, verdict
 
 BASE = {"medium-3": 56.0, "trading-3": 49.5, "trading-5": 50.0, "completer-5": 37.0,
         "population-5": 29.0, "hard-3": 23.0, "hard-5": 17.0}
@@ -54,3 +54,8 @@ def test_the_screen_refuses_unseen_players_and_resumes_from_its_run_dir(tmp_path
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "medium-3       hard  56.0  easy  57.0   +1.0"
     assert out[-1].endswith("PASSES")
+
+
+def test_a_checkpoint_folders_shares_are_kept_under_a_flat_name(tmp_path) -> None:
+    (tmp_path / "runs_hard--hard-5--4--61.json").write_text(json.dumps({"shares": [1, 0, 0, 0]}))
+    assert table_rate("runs/hard", "hard-5", 4, 61, 1, tmp_path) == 25.0
