@@ -1,5 +1,6 @@
 """``bench.screen``: the rule's verdict on hand-set win rates (each clause failing alone), the
-refusal of an unseen player, and a resumed screen reading its kept shares."""
+refusal of an unseen player, and a resumed screen reading its kept shares (a checkpoint
+folder's under a flat file name)."""
 
 from __future__ import annotations
 
