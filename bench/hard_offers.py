@@ -17,10 +17,9 @@ import argparse
 import re
 
 from bench.common import print_win_rate
-from bench.seated import check_opponents
-from byapar_agents import play_through_env
+from bench.seated import check_opponents, hero_share
 from byapar_agents.hard import OFFER_SOURCES, LearnedPlayer
-from byapar_harness.arena import ArenaConfig, lineup_seat, seat_game, table_env
+from byapar_env.engine import Game
 
 VARIANTS = {"both": OFFER_SOURCES, "module": ("module",), "policy": ("policy",), "none": ()}
 _OFFER = re.compile(r"seat (\d+) offers seat (\d+)")
@@ -52,18 +51,16 @@ def deal_counts(log: list[str], hero: int) -> dict[str, int]:
 def play(offers: tuple[str, ...], lineup: tuple[str, ...], index: int, seed: int,
          tally: dict[str, int]) -> float:
     """The hero's share of game ``index``'s win (ties split), its deals added to ``tally``."""
-    config = ArenaConfig(players=lineup, games=index + 1, seed=seed)
-    _, players, game_seed = seat_game(config, index)
-    me = lineup_seat(config, index)
-    hero = LearnedPlayer(name="hard", offers=offers)
-    hero.reset(game_seed + me)
-    players = [hero if s == me else p for s, p in enumerate(players)]
-    env = table_env(config, game_seed)
-    play_through_env(env, players)
-    for kind, n in deal_counts(env.game.log, me).items():
-        tally[kind] = tally.get(kind, 0) + n
-    winners = env.game.winners
-    return 1 / len(winners) if me in winners else 0.0
+    def offering(players: list, me: int, game_seed: int) -> list:
+        hero = LearnedPlayer(name="hard", offers=offers)
+        hero.reset(game_seed + me)
+        return [hero if s == me else p for s, p in enumerate(players)]
+
+    def count(game: Game, me: int) -> None:
+        for kind, n in deal_counts(game.log, me).items():
+            tally[kind] = tally.get(kind, 0) + n
+
+    return hero_share(lineup, index, seed, offering, count)
 
 
 def main(argv: list[str] | None = None) -> int:
