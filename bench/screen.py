@@ -26,12 +26,12 @@ import argparse
 import json
 import statistics
 from dataclasses import dataclass
-from multiprocessing import Pool
 from pathlib import Path
 
 from bench.seated import hero_share
 from byapar_agents import make_agent
 from byapar_agents.outside import UNSEEN_OUTSIDE
+from byapar_harness.arena import worker_pool
 
 _CT = "outside-chrisaacson-trading"
 TABLES: dict[str, tuple[str, ...]] = {
@@ -93,7 +93,7 @@ def table_rate(player: str, table: str, games: int, seed: int, workers: int,
         return 100 * statistics.fmean(json.loads(path.read_text())["shares"])
     jobs = [((player, *TABLES[table]), i, seed) for i in range(games)]
     if workers > 1:
-        with Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             shares = pool.map(_share, jobs, chunksize=max(1, games // (4 * workers)))
     else:
         shares = [_share(job) for job in jobs]
