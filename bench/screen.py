@@ -15,6 +15,12 @@ alone); the figure is the share won by the seat of the lineup's first player. Th
 - no table more than ``WORST_LOSS`` (three points) below;
 - the mean of the equal-judge tables not below the baseline's.
 
+Beside each table's gain the screen prints its standard error over the games' paired
+differences and how many games' outcome changed (``paired``). The games are the same, but one
+changed decision sends a game down another road: a candidate that is no different in strength
+still changes the outcome of some games, so a few points at one table can be chance alone
+(docs/expert_iteration.md, "The screen's noise").
+
 A table's shares are kept in ``--run-dir`` (one file per player, table, games and seed): a
 stopped screen resumes, and the baseline is played once for every candidate screened after it.
 A passing candidate goes once to the unseen gate; the screen never seats an unseen player.
@@ -83,14 +89,15 @@ def _share(job: tuple[tuple[str, ...], int, int]) -> float:
     return hero_share(lineup, index, seed, _as_seated)
 
 
-def table_rate(player: str, table: str, games: int, seed: int, workers: int,
-               run_dir: Path | None) -> float:
-    """``player``'s win rate in points at ``table``, read from ``run_dir`` if played before."""
+def table_shares(player: str, table: str, games: int, seed: int, workers: int,
+                 run_dir: Path | None) -> list[float]:
+    """``player``'s share of each of the table's ``games`` games, read from ``run_dir`` if
+    played before."""
     # A checkpoint folder names a player too: its path's separators kept out of the file name
     kept = player.replace("/", "_").replace("\\", "_")
     path = run_dir / f"{kept}--{table}--{games}--{seed}.json" if run_dir else None
     if path is not None and path.exists():
-        return 100 * statistics.fmean(json.loads(path.read_text())["shares"])
+        return json.loads(path.read_text())["shares"]
     jobs = [((player, *TABLES[table]), i, seed) for i in range(games)]
     if workers > 1:
         with worker_pool(workers) as pool:
@@ -101,7 +108,32 @@ def table_rate(player: str, table: str, games: int, seed: int, workers: int,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"player": player, "table": table, "games": games,
                                     "seed": seed, "shares": shares}))
-    return 100 * statistics.fmean(shares)
+    return shares
+
+
+def table_rate(player: str, table: str, games: int, seed: int, workers: int,
+               run_dir: Path | None) -> float:
+    """``player``'s win rate in points at ``table`` (``table_shares``' mean)."""
+    return 100 * statistics.fmean(table_shares(player, table, games, seed, workers, run_dir))
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A candidate against the baseline on the same games of one table, in points."""
+
+    gain: float
+    standard_error: float  # of the gain, over the games' paired differences
+    changed: int  # games whose share for the watched seat differs
+
+
+def paired(baseline: list[float], candidate: list[float]) -> Paired:
+    """The paired comparison of two players' shares of the same games (at least two)."""
+    if len(baseline) != len(candidate) or len(baseline) < 2:
+        raise ValueError(f"a paired comparison needs the same games, at least two; got "
+                         f"{len(baseline)} and {len(candidate)}")
+    diffs = [c - b for b, c in zip(baseline, candidate, strict=True)]
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5
+    return Paired(100 * statistics.fmean(diffs), 100 * se, sum(1 for d in diffs if d))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,12 +160,15 @@ def main(argv: list[str] | None = None) -> int:
           f"games of seed {args.seed} at each table, seats rotated", flush=True)
     rates: dict[str, dict[str, float]] = {args.baseline: {}, args.candidate: {}}
     for table in TABLES:
-        for player in rates:
-            rates[player][table] = table_rate(player, table, args.games, args.seed,
-                                              args.workers, args.run_dir)
+        shares = {player: table_shares(player, table, args.games, args.seed, args.workers,
+                                       args.run_dir) for player in rates}
+        for player, kept in shares.items():
+            rates[player][table] = 100 * statistics.fmean(kept)
         base, cand = rates[args.baseline][table], rates[args.candidate][table]
+        pair = paired(shares[args.baseline], shares[args.candidate])
         print(f"{table:14s} {args.baseline} {base:5.1f}  {args.candidate} {cand:5.1f}  "
-              f"{cand - base:+5.1f}", flush=True)
+              f"{cand - base:+5.1f} (se {pair.standard_error:.1f}, {pair.changed} games "
+              "changed)", flush=True)
     v = verdict(rates[args.baseline], rates[args.candidate])
     print(f"mean {v.mean_gain:+.2f} (needs {MEAN_GAIN:+.1f}); worst {v.worst[0]} "
           f"{v.worst[1]:+.1f} (needs {-WORST_LOSS:+.1f} or better); equal judges "
