@@ -1,11 +1,13 @@
 """Shared helpers of the benches: medians of repeated runs beside a fixed pure-Python baseline,
-the phase-swap variants, and a win-rate line with its interval."""
+the phase-swap variants, a win-rate line with its interval, and the paired comparison of two
+players on the same games."""
 
 from __future__ import annotations
 
 import statistics
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from byapar_env.stats import wilson
 
@@ -49,13 +51,48 @@ def phase_variants(text: str | None, phases: type,
     return out
 
 
-def print_win_rate(label: str, shares: Iterable[float], games: int, width: int = 24) -> float:
-    """Sum ``shares`` (a player's win share in each of ``games`` games, best lazy, so that the
+def print_win_rate(label: str, shares: Iterable[float], games: int,
+                   width: int = 24) -> list[float]:
+    """Take ``shares`` (a player's win share in each of ``games`` games, best lazy, so that the
     seconds count the games), print the win rate with its 95% Wilson interval and the seconds
-    taken, and return the rate."""
+    taken, and return the shares."""
     began = time.perf_counter()
-    won = sum(shares)
+    kept = list(shares)
+    won = sum(kept)
     lo, hi = wilson(won, games)
     print(f"{label:{width}s} {won / games:6.1%} ({lo:.1%} - {hi:.1%})  "
           f"{time.perf_counter() - began:.0f} s", flush=True)
-    return won / games
+    return kept
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A candidate against a baseline on the same games, in points."""
+
+    gain: float
+    standard_error: float  # of the gain, over the games' paired differences
+    changed: int  # games whose share for the watched seat differs
+
+
+def paired(baseline: list[float], candidate: list[float]) -> Paired:
+    """The paired comparison of two players' shares of the same games (at least two).
+
+    The games are the same, but one changed decision sends a game down another road, so a
+    candidate no stronger than the baseline still changes some games' winners: the standard
+    error says how far chance alone moves the gain."""
+    if len(baseline) != len(candidate) or len(baseline) < 2:
+        raise ValueError(f"a paired comparison needs the same games, at least two; got "
+                         f"{len(baseline)} and {len(candidate)}")
+    diffs = [c - b for b, c in zip(baseline, candidate, strict=True)]
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5
+    return Paired(100 * statistics.fmean(diffs), 100 * se, sum(1 for d in diffs if d))
+
+
+def print_paired(baseline_label: str, baseline: list[float], shares: list[float],
+                 width: int = 24) -> Paired:
+    """Print the line under a variant's win rate that compares it with ``baseline`` (the
+    shares of the same games), and return the comparison."""
+    p = paired(baseline, shares)
+    print(f"{'':{width}s} {p.gain:+5.1f} points on {baseline_label} (se {p.standard_error:.1f}, "
+          f"{p.changed} games changed)", flush=True)
+    return p

@@ -34,6 +34,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.common import paired
 from bench.seated import hero_share
 from byapar_agents import make_agent
 from byapar_agents.outside import UNSEEN_OUTSIDE
@@ -115,25 +116,6 @@ def table_rate(player: str, table: str, games: int, seed: int, workers: int,
                run_dir: Path | None) -> float:
     """``player``'s win rate in points at ``table`` (``table_shares``' mean)."""
     return 100 * statistics.fmean(table_shares(player, table, games, seed, workers, run_dir))
-
-
-@dataclass(frozen=True)
-class Paired:
-    """A candidate against the baseline on the same games of one table, in points."""
-
-    gain: float
-    standard_error: float  # of the gain, over the games' paired differences
-    changed: int  # games whose share for the watched seat differs
-
-
-def paired(baseline: list[float], candidate: list[float]) -> Paired:
-    """The paired comparison of two players' shares of the same games (at least two)."""
-    if len(baseline) != len(candidate) or len(baseline) < 2:
-        raise ValueError(f"a paired comparison needs the same games, at least two; got "
-                         f"{len(baseline)} and {len(candidate)}")
-    diffs = [c - b for b, c in zip(baseline, candidate, strict=True)]
-    se = statistics.stdev(diffs) / len(diffs) ** 0.5
-    return Paired(100 * statistics.fmean(diffs), 100 * se, sum(1 for d in diffs if d))
 
 
 def main(argv: list[str] | None = None) -> int:

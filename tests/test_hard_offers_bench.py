@@ -24,6 +24,12 @@ LOG = [
 ]
 
 
+def gain(out: list[str]) -> float:
+    """The second variant's rate less the first's, in points, read from the bench's lines."""
+    rates = [float(line.split()[1].rstrip("%")) for line in (out[1], out[3])]
+    return rates[1] - rates[0]
+
+
 def test_deals_are_counted_by_who_offered_and_who_answered() -> None:
     assert tuple(deal_counts(LOG, 0)) == DEAL_KINDS
     assert deal_counts(LOG, 0) == {"hero's taken": 1, "to hero, taken": 1,
@@ -38,7 +44,9 @@ def test_the_script_runs_its_variants_and_names_bad_input(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "hard + easy: 2 games a variant, seed 61, seats rotated"
     assert out[1].startswith("both ") and out[2].startswith("         deals a game: ")
-    assert out[3].startswith("none ") and "hero's taken 0.00" in out[4]
+    assert out[3].startswith("none ")
+    assert out[4].strip().startswith(f"{gain(out):+.1f} points on both (se ")
+    assert "hero's taken 0.00" in out[5]
     with pytest.raises(SystemExit):
         main(["--variants", "both,everything"])
     assert "unknown variant 'everything'" in capsys.readouterr().err

@@ -130,6 +130,8 @@ def test_the_script_runs_and_names_a_bad_rule(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "hard + easy: 2 games a variant, seed 41, seats rotated"
     assert out[1].startswith("none ") and out[2].startswith("build-first ")
+    rates = [float(line.split()[1].rstrip("%")) for line in out[1:3]]
+    assert out[3].strip().startswith(f"{rates[1] - rates[0]:+.1f} points on none (se ")
     with pytest.raises(SystemExit):
         main(["--rules", "sell-everything"])
     assert "unknown rule 'sell-everything'" in capsys.readouterr().err

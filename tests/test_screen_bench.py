@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bench.screen import EQUAL_JUDGES, TABLES, main, paired, table_rate, verdict
+from bench.screen import EQUAL_JUDGES, TABLES, main, table_rate, verdict
 
 BASE = {"medium-3": 56.0, "trading-3": 49.5, "trading-5": 50.0, "completer-5": 37.0,
         "population-5": 29.0, "hard-3": 23.0, "hard-5": 17.0}
@@ -62,17 +62,3 @@ def test_a_checkpoint_folders_shares_are_kept_under_a_flat_name(tmp_path) -> Non
     (tmp_path / "runs_hard--hard-5--4--61.json").write_text(json.dumps({"shares": [1, 0, 0, 0]}))
     assert table_rate("runs/hard", "hard-5", 4, 61, 1, tmp_path) == 25.0
 
-
-def test_a_paired_comparison_counts_the_changed_games_and_their_spread() -> None:
-    # Eight games: the candidate wins games 0 and 1 that the baseline lost, loses game 2 that
-    # it won, and a shared game (3) goes from a whole win to a half.
-    base = [0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0]
-    cand = [1.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0]
-    p = paired(base, cand)
-    assert p.changed == 4
-    assert p.gain == pytest.approx(100 * 0.5 / 8)
-    # differences 1, 1, -1, -0.5, 0 x4: mean 1/16, sample variance (sum of squares - 8 mean^2) / 7
-    var = (1 + 1 + 1 + 0.25 - 8 * (1 / 16) ** 2) / 7
-    assert p.standard_error == pytest.approx(100 * (var / 8) ** 0.5)
-    with pytest.raises(ValueError, match="same games"):
-        paired(base, cand[:7])
