@@ -133,9 +133,9 @@ def main(argv: list[str] | None = None) -> int:
             if name in UNSEEN_OUTSIDE:
                 raise ValueError(f"{name} is an unseen player: the screen seats seen ones only")
             make_agent(name)
-        if args.games < 1 or args.workers < 1:
-            raise ValueError(f"--games and --workers must be at least 1, got {args.games} "
-                             f"and {args.workers}")
+        if args.games < 2 or args.workers < 1:
+            raise ValueError(f"--games must be at least 2 (the games are compared in pairs) "
+                             f"and --workers at least 1, got {args.games} and {args.workers}")
     except ValueError as exc:
         ap.error(str(exc))
     print(f"screen of {args.candidate} against {args.baseline}: the first {args.games} arena "

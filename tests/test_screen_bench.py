@@ -46,6 +46,10 @@ def test_the_screen_refuses_unseen_players_and_resumes_from_its_run_dir(tmp_path
     with pytest.raises(SystemExit):
         main(["--candidate", "outside-monopyly-huw"])
     assert "unseen player" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--candidate", "easy", "--games", "1"])
+    assert "--games must be at least 2 (the games are compared in pairs)" in (
+        capsys.readouterr().err)
     # Kept shares for every table: the screen plays nothing and reads them
     for player, rates in (("hard", BASE), ("easy", {t: r + 1.0 for t, r in BASE.items()})):
         for table, rate in rates.items():
