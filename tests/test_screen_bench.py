@@ -65,4 +65,3 @@ def test_the_screen_refuses_unseen_players_and_resumes_from_its_run_dir(tmp_path
 def test_a_checkpoint_folders_shares_are_kept_under_a_flat_name(tmp_path) -> None:
     (tmp_path / "runs_hard--hard-5--4--61.json").write_text(json.dumps({"shares": [1, 0, 0, 0]}))
     assert table_rate("runs/hard", "hard-5", 4, 61, 1, tmp_path) == 25.0
-
