@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from byapar_env.stats import wilson
@@ -96,3 +96,19 @@ def print_paired(baseline_label: str, baseline: list[float], shares: list[float]
     print(f"{'':{width}s} {p.gain:+5.1f} points on {baseline_label} (se {p.standard_error:.1f}, "
           f"{p.changed} games changed)", flush=True)
     return p
+
+
+def print_variants(rows: Iterable[tuple[str, Iterable[float]]], games: int,
+                   width: int = 24) -> Iterator[str]:
+    """For each ``(label, shares)`` of variants played on the same ``games`` games, print its
+    win rate (``print_win_rate``) and, after the first, its paired comparison with the first
+    (``print_paired``); yields each label once its lines are printed, for a caller's own
+    lines under it."""
+    first: tuple[str, list[float]] | None = None
+    for label, shares in rows:
+        kept = print_win_rate(label, shares, games, width)
+        if first is None:
+            first = (label, kept)
+        elif games > 1:
+            print_paired(first[0], first[1], kept, width)
+        yield label

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from bench.common import print_paired, print_win_rate
+from bench.common import print_variants
 from bench.seated import check_opponents, hero_share
 from byapar_agents.hard import OFFER_SOURCES, LearnedPlayer
 from byapar_env.engine import Game
@@ -86,17 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     lineup = ("hard", *opponents)
     print(f"hard + {', '.join(opponents)}: {args.games} games a variant, seed {args.seed}, "
           "seats rotated", flush=True)
-    first: list[float] = []
-    for name in variants:
-        tally: dict[str, int] = {}
-        shares = print_win_rate(name, (play(VARIANTS[name], lineup, i, args.seed, tally)
-                                       for i in range(args.games)), args.games, width=8)
-        if not first:
-            first = shares
-        elif args.games > 1:
-            print_paired(variants[0], first, shares, width=8)
+    tallies: dict[str, dict[str, int]] = {name: {} for name in variants}
+    rows = ((name, (play(VARIANTS[name], lineup, i, args.seed, tallies[name])
+                    for i in range(args.games))) for name in variants)
+    for name in print_variants(rows, args.games, width=8):
         print("         deals a game: " + ", ".join(
-            f"{k} {tally.get(k, 0) / args.games:.2f}" for k in DEAL_KINDS), flush=True)
+            f"{k} {tallies[name].get(k, 0) / args.games:.2f}" for k in DEAL_KINDS), flush=True)
     return 0
 
 

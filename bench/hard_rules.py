@@ -35,7 +35,7 @@ import argparse
 
 import numpy as np
 
-from bench.common import print_paired, print_win_rate
+from bench.common import print_variants
 from bench.seated import check_opponents, hero_share
 from byapar_agents.hard import LearnedPlayer
 from byapar_env.action_table import ACTIONS, BID_MIN_ID, BUY_ID, DROP_OUT_ID, engine_action
@@ -164,14 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--games must be at least 1, got {args.games}")
     print(f"hard + {', '.join(opponents)}: {args.games} games a variant, seed {args.seed}, "
           "seats rotated")
-    first: list[float] = []
-    for name, rules in variants:
-        shares = print_win_rate(name, (win_share(rules, opponents, i, args.seed)
-                                       for i in range(args.games)), args.games, width=30)
-        if not first:
-            first = shares
-        elif args.games > 1:
-            print_paired(variants[0][0], first, shares, width=30)
+    rows = ((name, (win_share(rules, opponents, i, args.seed) for i in range(args.games)))
+            for name, rules in variants)
+    for _ in print_variants(rows, args.games, width=30):
+        pass
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.common import paired, print_paired
+from bench.common import paired, print_paired, print_variants
 
 
 def test_a_paired_comparison_counts_the_changed_games_and_their_spread() -> None:
@@ -33,3 +33,15 @@ def test_a_comparison_needs_the_same_games(capsys) -> None:
         paired([1.0], [0.0])
     print_paired("hard", [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0], width=4)
     assert capsys.readouterr().out == "     +25.0 points on hard (se 25.0, 1 games changed)\n"
+
+
+def test_variants_print_their_rates_and_each_later_one_against_the_first(capsys) -> None:
+    rows = [("a", iter([1.0, 0.0])), ("b", iter([1.0, 1.0])), ("c", iter([0.0, 0.0]))]
+    seen = []
+    for label in print_variants(rows, 2, width=2):
+        seen.append((label, capsys.readouterr().out.splitlines()))
+    assert [label for label, _ in seen] == ["a", "b", "c"]
+    assert len(seen[0][1]) == 1 and seen[0][1][0].startswith("a   50.0% ")
+    assert seen[1][1][0].startswith("b  100.0% ")
+    assert seen[1][1][1] == "   +50.0 points on a (se 50.0, 1 games changed)"
+    assert seen[2][1][1] == "   -50.0 points on a (se 50.0, 1 games changed)"
