@@ -23,6 +23,15 @@ replace the policy's choice after it is made:
 - ``bid-to-price``: in an auction, where the policy drops out and the least raise stays within
   the place's list price and the seat's cash, the least raise.
 
+Three rules answer for the hard player where it would answer otherwise (docs/expert_iteration.md,
+"A stand-in for the unseen six-seat table, ..."):
+
+- ``take-completions``: an offer that completes a colour group of its own is accepted, whatever
+  its judgement says (the way into rivals' swaps at tables where they swap among themselves);
+- ``take-swaps``: the same, only where the offer completes the offering seat's group too;
+- ``medium-cash``: while it raises cash, the medium player's choice (the cheapest mortgage
+  outside its groups, then other mortgages, then the cheapest buildings).
+
 Each table is ``byapar arena``'s: the hero in the first seat of ``--opponents``'s lineup,
 rotated by the game's number, game ``i`` seeded from ``--seed`` and ``i`` alone, so every rule
 meets the same dice. Measure on seen opponents only: the gauntlet's unseen ones are for the
@@ -37,15 +46,27 @@ import numpy as np
 
 from bench.common import print_variants
 from bench.seated import check_opponents, hero_share
+from byapar_agents.deals import completes_group, mirrored
 from byapar_agents.hard import LearnedPlayer
-from byapar_env.action_table import ACTIONS, BID_MIN_ID, BUY_ID, DROP_OUT_ID, engine_action
+from byapar_agents.medium import MediumPlayer
+from byapar_env.action_table import (
+    ACCEPT_ID,
+    ACTIONS,
+    BID_MIN_ID,
+    BUY_ID,
+    DROP_OUT_ID,
+    engine_action,
+    fixed_action_id,
+)
 from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game, Phase, board
 
 RESERVE = 3_000
 PRE_ROLL_RULES = ("mortgage-reserve", "build-first")
-CHOICE_RULES = ("buy-always", "bid-to-price")
+CHOICE_RULES = ("buy-always", "bid-to-price", "take-completions", "take-swaps", "medium-cash")
 RULES = PRE_ROLL_RULES + CHOICE_RULES
+_CHOICE_PHASES = (Phase.BUY, Phase.AUCTION, Phase.TRADE_ANSWER, Phase.RAISE_CASH)
+_MEDIUM = MediumPlayer()  # its raise-cash choice keeps nothing between calls
 _MORTGAGE_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "mortgage"]
 _BUILD_IDS = [i for i, a in enumerate(ACTIONS) if a.kind == "build"]
 
@@ -87,6 +108,15 @@ def ruled_choice(game: Game, seat: int, mask: np.ndarray, chosen: int,
         amount = auction.high + board.BID_STEP
         if amount <= board.SQUARES[auction.square].price and amount <= game.cash[seat]:
             return BID_MIN_ID
+    if (game.phase == Phase.TRADE_ANSWER and mask[ACCEPT_ID]
+            and not {"take-completions", "take-swaps"}.isdisjoint(rules)):
+        offerer, offer = game.offer
+        if (offer.target == seat and completes_group(game, seat, mirrored(offerer, offer))
+                and ("take-completions" in rules or completes_group(game, offerer, offer))):
+            return ACCEPT_ID
+    if "medium-cash" in rules and game.phase == Phase.RAISE_CASH:
+        move = fixed_action_id(_MEDIUM.choose(game, seat, game.legal_actions()))
+        return move if mask[move] else chosen
     return chosen
 
 
@@ -106,7 +136,7 @@ class RuledHard(LearnedPlayer):
     def act(self, env: raw_env, seat: int) -> int:
         chosen = super().act(env, seat)
         if (self.rules.isdisjoint(CHOICE_RULES) or env.draft is not None
-                or env.game.phase not in (Phase.BUY, Phase.AUCTION)):
+                or env.game.phase not in _CHOICE_PHASES):
             return chosen
         mask = env.action_mask(env.possible_agents[seat])
         return ruled_choice(env.game, seat, mask, chosen, self.rules)

@@ -1,24 +1,27 @@
 """``bench.hard_rules``: each rule narrows the hard player's moves before rolling, or replaces
-its choice in a purchase or an auction, exactly as its docstring says, in positions set by hand,
-and the script runs and names a bad rule."""
+its choice in a purchase, an auction, an answer or while raising cash, exactly as its docstring
+says, in positions set by hand, and the script runs and names a bad rule."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import give, new_game, sq
 
 from bench.hard_rules import RuledHard, has_group_to_build, main, ruled_choice, ruled_mask
 from byapar_env.action_table import (
+    ACCEPT_ID,
     ACTIONS,
     BID_MIN_ID,
     BUY_ID,
     DECLINE_ID,
     DROP_OUT_ID,
+    REJECT_ID,
     ROLL_ID,
     action_id,
 )
 from byapar_env.byapar_v0 import raw_env
-from byapar_env.engine import Phase, board
+from byapar_env.engine import Phase, actions, board
 
 JUMLA, SURKHET, MAHENDRANAGAR = 1, 3, 6  # Jumla and Surkhet: the Karnali group (house Rs 500)
 
@@ -28,8 +31,8 @@ def _game_with_karnali(cash: int):
     env = raw_env(num_players=2)
     env.reset(seed=0)
     game = env.game
-    for sq in (JUMLA, SURKHET, MAHENDRANAGAR):
-        game.owner[sq] = 0
+    for square in (JUMLA, SURKHET, MAHENDRANAGAR):
+        game.owner[square] = 0
     game.cash[0] = cash
     return game
 
@@ -123,6 +126,65 @@ def test_bid_to_price_raises_by_the_least_step_up_to_the_price_and_the_cash() ->
     game.cash[bidder] = 15_000
     auction.high = price  # the least raise goes over the price
     assert ruled_choice(game, bidder, mask, DROP_OUT_ID, rules) == DROP_OUT_ID
+
+
+def _offered(offer) -> tuple:
+    """Seat 0 of a fresh three-seat game holds Surkhet, Mahendranagar and Dhangadhi, seat 1
+    Jumla and Dadeldhura (each lacks one piece of Karnali and of Sudurpashchim that the other
+    holds); seat 0 has made ``offer``, which seat 1 is to answer."""
+    game = new_game(3)
+    give(game, 0, "Surkhet", "Mahendranagar", "Dhangadhi")
+    give(game, 1, "Jumla", "Dadeldhura")
+    game.apply(offer)
+    assert (game.phase, game.current_player) == (Phase.TRADE_ANSWER, 1)
+    return game, _mask(ACCEPT_ID, REJECT_ID)
+
+
+def test_take_completions_accepts_any_offer_that_completes_a_group_of_its_own() -> None:
+    sale = actions.offer_trade(1, [sq("Surkhet")], [], -9_000)  # Karnali for seat 1, dear
+    game, mask = _offered(sale)
+    assert ruled_choice(game, 1, mask, REJECT_ID, frozenset({"take-completions"})) == ACCEPT_ID
+    # Only the offering seat's group completed: no, a two-way swap is asked for
+    assert ruled_choice(game, 1, mask, REJECT_ID, frozenset({"take-swaps"})) == REJECT_ID
+    assert ruled_choice(game, 1, mask, REJECT_ID, frozenset({"buy-always"})) == REJECT_ID
+
+
+def test_take_swaps_accepts_only_offers_that_complete_both_sides() -> None:
+    swap = actions.offer_trade(1, [sq("Surkhet")], [sq("Dadeldhura")], 0)
+    game, mask = _offered(swap)
+    for rule in ("take-swaps", "take-completions"):
+        assert ruled_choice(game, 1, mask, REJECT_ID, frozenset({rule})) == ACCEPT_ID
+    # Completing the offering seat's group alone: neither rule takes it
+    game, mask = _offered(actions.offer_trade(1, [], [sq("Dadeldhura")], 3_000))
+    for rule in ("take-swaps", "take-completions"):
+        assert ruled_choice(game, 1, mask, REJECT_ID, frozenset({rule})) == REJECT_ID
+
+
+def test_the_ruled_player_answers_by_the_rule_where_the_hard_player_refuses() -> None:
+    game, _ = _offered(actions.offer_trade(1, [sq("Surkhet")], [], -9_000))
+    env = raw_env(num_players=3)
+    env.reset(seed=0)
+    env.show_game(game)
+    assert RuledHard(frozenset()).act(env, 1) == REJECT_ID  # Rs 9,000 for Surkhet: too dear
+    assert RuledHard(frozenset({"take-completions"})).act(env, 1) == ACCEPT_ID
+
+
+def test_medium_cash_raises_cash_as_the_medium_player_does() -> None:
+    """Seat 0 holds Kathmandu, Jumla and Bus park with Rs 100 and lands on Pokhara (seat 1's):
+    the medium player mortgages Jumla, the cheapest place."""
+    game = new_game(2)
+    give(game, 0, "Kathmandu", "Jumla", "Bus park")
+    game.cash[0] = 100
+    game.owner[sq("Pokhara")] = 1
+    game.position[0] = (sq("Pokhara") - 5) % 36
+    game.force_dice((2, 3))
+    game.apply(actions.ROLL)
+    assert game.phase == Phase.RAISE_CASH
+    jumla, kathmandu = action_id("mortgage", sq("Jumla")), action_id("mortgage", sq("Kathmandu"))
+    mask = _mask(jumla, kathmandu, action_id("mortgage", sq("Bus park")))
+    rules = frozenset({"medium-cash"})
+    assert ruled_choice(game, 0, mask, kathmandu, rules) == jumla
+    assert ruled_choice(game, 0, mask, kathmandu, frozenset()) == kathmandu
 
 
 def test_the_script_runs_and_names_a_bad_rule(capsys) -> None:
