@@ -23,8 +23,8 @@ replace the policy's choice after it is made:
 - ``bid-to-price``: in an auction, where the policy drops out and the least raise stays within
   the place's list price and the seat's cash, the least raise.
 
-Three rules answer for the hard player where it would answer otherwise (docs/expert_iteration.md,
-"A stand-in for the unseen six-seat table, ..."):
+Three more replace its choice in an answer to an offer or while it raises cash
+(docs/expert_iteration.md, "A stand-in for the unseen six-seat table, ..."):
 
 - ``take-completions``: an offer that completes a colour group of its own is accepted, whatever
   its judgement says (the way into rivals' swaps at tables where they swap among themselves);
