@@ -33,6 +33,18 @@ def roll(game: Game, d1: int, d2: int) -> None:
     game.apply(actions.ROLL)
 
 
+def owing_rent_on_pokhara() -> Game:
+    """A two-seat game where seat 0, holding Kathmandu, Jumla and Bus park with Rs 100, has
+    just landed on Pokhara (seat 1's) and owes more rent than it holds: it must raise cash."""
+    game = new_game(2)
+    give(game, 0, "Kathmandu", "Jumla", "Bus park")
+    game.cash[0] = 100
+    game.owner[sq("Pokhara")] = 1
+    game.position[0] = (sq("Pokhara") - 5) % 36
+    roll(game, 2, 3)
+    return game
+
+
 def put(game: Game, seat: int, name_or_square: str | int) -> None:
     """Stand ``seat`` on a square."""
     s = name_or_square if isinstance(name_or_square, int) else sq(name_or_square)

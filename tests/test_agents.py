@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import give, new_game, sq
+from scenario import give, new_game, owing_rent_on_pokhara, sq
 
 from byapar_agents import AGENT_NAMES, EasyPlayer, MediumPlayer, UnknownAgentError, make_agent
 from byapar_env.engine import Phase, actions
@@ -114,13 +114,7 @@ def test_medium_refuses_to_finish_a_rivals_group_cheaply() -> None:
 
 
 def test_medium_raises_cash_by_the_cheapest_mortgage_first() -> None:
-    game = new_game(2)
-    give(game, 0, "Kathmandu", "Jumla", "Bus park")
-    game.cash[0] = 100
-    game.owner[sq("Pokhara")] = 1
-    game.position[0] = (sq("Pokhara") - 5) % 36
-    game.force_dice((2, 3))
-    game.apply(actions.ROLL)
+    game = owing_rent_on_pokhara()
     assert game.phase == Phase.RAISE_CASH
     assert decide(MediumPlayer(), game) == actions.mortgage(sq("Jumla"))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario import give, new_game, sq
+from scenario import give, new_game, owing_rent_on_pokhara, sq
 
 from bench.hard_rules import RuledHard, has_group_to_build, main, ruled_choice, ruled_mask
 from byapar_env.action_table import (
@@ -172,13 +172,7 @@ def test_the_ruled_player_answers_by_the_rule_where_the_hard_player_refuses() ->
 def test_medium_cash_raises_cash_as_the_medium_player_does() -> None:
     """Seat 0 holds Kathmandu, Jumla and Bus park with Rs 100 and lands on Pokhara (seat 1's):
     the medium player mortgages Jumla, the cheapest place."""
-    game = new_game(2)
-    give(game, 0, "Kathmandu", "Jumla", "Bus park")
-    game.cash[0] = 100
-    game.owner[sq("Pokhara")] = 1
-    game.position[0] = (sq("Pokhara") - 5) % 36
-    game.force_dice((2, 3))
-    game.apply(actions.ROLL)
+    game = owing_rent_on_pokhara()
     assert game.phase == Phase.RAISE_CASH
     jumla, kathmandu = action_id("mortgage", sq("Jumla")), action_id("mortgage", sq("Kathmandu"))
     mask = _mask(jumla, kathmandu, action_id("mortgage", sq("Bus park")))
