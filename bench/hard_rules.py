@@ -46,7 +46,7 @@ import numpy as np
 
 from bench.common import print_variants
 from bench.seated import check_opponents, hero_share
-from byapar_agents.deals import completes_group, mirrored
+from byapar_agents.deals import completes_group, completes_target_group
 from byapar_agents.hard import LearnedPlayer
 from byapar_agents.medium import MediumPlayer
 from byapar_env.action_table import (
@@ -111,7 +111,7 @@ def ruled_choice(game: Game, seat: int, mask: np.ndarray, chosen: int,
     if (game.phase == Phase.TRADE_ANSWER and mask[ACCEPT_ID]
             and not {"take-completions", "take-swaps"}.isdisjoint(rules)):
         offerer, offer = game.offer
-        if (offer.target == seat and completes_group(game, seat, mirrored(offerer, offer))
+        if (offer.target == seat and completes_target_group(game, offerer, offer)
                 and ("take-completions" in rules or completes_group(game, offerer, offer))):
             return ACCEPT_ID
     if "medium-cash" in rules and game.phase == Phase.RAISE_CASH:

@@ -25,7 +25,7 @@ import json
 from collections import Counter
 
 from byapar_agents import play_through_env
-from byapar_agents.deals import completes_group, mirrored
+from byapar_agents.deals import completes_group, completes_target_group
 from byapar_agents.network import single_thread_blas
 from byapar_agents.trade_guard import ACCEPT_ID
 from byapar_env.engine import Phase
@@ -45,7 +45,7 @@ def count_game(config: ArenaConfig, index: int, watch: str, counts: Counter) -> 
         offerer, offer = game.offer
         accepted = action == ACCEPT_ID
         completes_offerer = completes_group(game, offerer, offer)
-        completes_target = completes_group(game, seat, mirrored(offerer, offer))
+        completes_target = completes_target_group(game, offerer, offer)
         if accepted and (offerer in mine or seat in mine):
             counts["groups it completed trading"] += ((offerer in mine and completes_offerer)
                                                       + (seat in mine and completes_target))

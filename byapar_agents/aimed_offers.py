@@ -38,8 +38,8 @@ from .deals import (
     Appraisal,
     appraise,
     completes_group,
+    completes_target_group,
     listed_deals,
-    mirrored,
     offers_with_money,
 )
 from .tactics import PRICE
@@ -132,7 +132,7 @@ def consolidation_offer(game: Game, value: ValueNet, reader: AnswerReader | None
     seat = game.current_player
     offers = [o for o in wide_offers(game, seat)
               if not made_before(o) and not completes_group(game, seat, o)
-              and not completes_group(game, o.target, mirrored(seat, o))]
+              and not completes_target_group(game, seat, o)]
     if reader is not None and offers:
         chances = reader.chances(game, seat, offers)
         offers = [o for o, c in zip(offers, chances, strict=True) if c >= MIN_CHANCE]

@@ -24,7 +24,7 @@ import numpy as np
 
 from byapar_env.engine import Action, ActionKind, Game, Phase
 
-from .deals import SET_OF, completes_group, mirrored
+from .deals import SET_OF, completes_group, completes_target_group
 from .tactics import PRICE
 
 SCALE = 1000.0  # money in the features, in thousands of rupees
@@ -67,7 +67,7 @@ def offer_features(game: Game, offerer: int, offer: Action) -> np.ndarray:
         float(bool(gets) and not gives),
         float(len(gives) > 1),
         float(completes_group(game, offerer, offer)),
-        float(completes_group(game, target, mirrored(offerer, offer))),
+        float(completes_target_group(game, offerer, offer)),
         float(any(owner[s] == target for sq in gives for s in SET_OF[sq] if s != sq
                   and s not in gives)),
         float(any(owner[s] == target for sq in gets for s in SET_OF[sq] if s != sq)),

@@ -143,6 +143,12 @@ def completes_group(game: Game, offerer: int, offer: Action) -> bool:
     return False
 
 
+def completes_target_group(game: Game, offerer: int, offer: Action) -> bool:
+    """Whether ``offer`` (made by ``offerer``) would give its target every place of a colour
+    group that the target does not hold whole now: ``completes_group`` seen from the target."""
+    return completes_group(game, offer.target, mirrored(offerer, offer))
+
+
 def made(game: Game, offer: Action) -> Game:
     """A copy of ``game`` (its log left behind) with ``offer`` made, pending its answer."""
     pending = game.clone()
@@ -177,7 +183,7 @@ def appraise(game: Game, offers: Sequence[Action], value: ValueNet) -> list[Appr
     declined = tuple(chances[0])
     return [Appraisal(o, offerer, declined, tuple(chances[k + 1]),
                       completes_group(game, offerer, o),
-                      completes_group(game, o.target, mirrored(offerer, o)))
+                      completes_target_group(game, offerer, o))
             for k, o in enumerate(offers)]
 
 
@@ -190,7 +196,7 @@ def appraise_pending(game: Game, value: ValueNet) -> Appraisal:
                                               answered(game, None, False)])
     return Appraisal(offer, offerer, tuple(declined), tuple(accepted),
                      completes_group(game, offerer, offer),
-                     completes_group(game, offer.target, mirrored(offerer, offer)))
+                     completes_target_group(game, offerer, offer))
 
 
 def accepts_pending(game: Game, value: ValueNet, check=None) -> bool:

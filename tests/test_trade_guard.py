@@ -9,6 +9,7 @@ from scenario import give, new_game, sq
 from stubs import answering, cash_value
 
 from byapar_agents import ExpertPlayer, make_agent
+from byapar_agents.deals import completes_target_group
 from byapar_agents.expert import Candidate
 from byapar_agents.hard import DEFAULT_CHECKPOINT, LearnedPlayer
 from byapar_agents.network import NumpyPolicy
@@ -54,6 +55,18 @@ def test_completes_group_means_the_offerer_ends_holding_the_whole_group() -> Non
     assert not completes_group(game, 0, actions.offer_trade(2, (), (BUTWAL,), 500))
     game.turn = game.current_player = 2
     assert not completes_group(game, 2, actions.offer_trade(1, (), (SURKHET,), 500))
+
+
+def test_completes_target_group_is_the_same_test_from_the_target() -> None:
+    game = _position()
+    # Seat 0 selling Jumla to seat 1 completes Karnali for seat 1 (the target), not for seat 0
+    sale = actions.offer_trade(1, (JUMLA,), (), -500)
+    assert completes_target_group(game, 0, sale) and not completes_group(game, 0, sale)
+    # Surkhet bought from seat 1 completes the offerer's group, not the target's
+    purchase = actions.offer_trade(1, (), (SURKHET,), 500)
+    assert not completes_target_group(game, 0, purchase)
+    # a stray place sold to seat 2 completes nothing for it
+    assert not completes_target_group(game, 0, actions.offer_trade(2, (JUMLA,), (), -500))
 
 
 def test_the_check_rules() -> None:
