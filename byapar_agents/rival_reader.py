@@ -3,13 +3,13 @@
 The search plays a rival's continuation in its rollouts; the closer that continuation is to the
 rival, the better its estimates (piKL's search anchored to how others play; Pluribus's few
 continuation strategies). ``RivalReader`` keeps, for every seat of one game, a posterior over a
-portfolio of kinds (``PORTFOLIO``: medium, the panel, the seen outside players, a few of the
-population's training seeds; never an unseen player). At each decision a seat takes with more
-than one legal action, every kind's model (a fresh player of that kind, seated in that seat for
-the whole game) is asked what it would do there, and the kind's log-likelihood grows by
-``log(EPS + (1 - EPS) * match)``: ``match`` is 1 for the same action, ``NEAR`` for one of the
-same kind on the same place or seat (a bid of another amount, another offer to the same seat),
-else 0. The posterior is the softmax of the log-likelihoods (a uniform prior).
+portfolio of kinds (``PORTFOLIO``: medium, the panel, the first three seen outside players, a
+few of the population's training seeds; never an unseen player). At each decision a seat takes
+with more than one legal action, every kind's model (a fresh player of that kind, seated in
+that seat for the whole game) is asked what it would do there, and the kind's log-likelihood
+grows by ``log(EPS + (1 - EPS) * match)``: ``match`` is 1 for the same action, ``NEAR`` for one
+of the same kind on the same place or seat (a bid of another amount, another offer to the same
+seat), else 0. The posterior is the softmax of the log-likelihoods (a uniform prior).
 
 Cost: one clone of the position and one decision of every kind, for each real decision of every
 seat read (``bench.rival_reading`` measures it, with how often the reader names the right kind
@@ -37,7 +37,7 @@ _POPULATION = training_names(3, random.Random(0x12EAD))
 PORTFOLIO: dict[str, Callable[[], object]] = {
     "medium": MediumPlayer,
     **{name: (lambda name=name: PanelPlayer(name)) for name in PANEL_NAMES},
-    **{name: (lambda name=name: make_outside(name)) for name in SEEN_OUTSIDE},
+    **{name: (lambda name=name: make_outside(name)) for name in SEEN_OUTSIDE[:3]},
     **{name: (lambda name=name: make_population(name)) for name in _POPULATION},
 }
 

@@ -92,17 +92,32 @@ def test_one_object_seated_twice_plays_as_two(name: str) -> None:
 
 
 def test_names_and_split() -> None:
-    assert len(OUTSIDE_NAMES) == 6 and len(SEEN_OUTSIDE) == 3
+    assert len(OUTSIDE_NAMES) == 7 and len(SEEN_OUTSIDE) == 4
     assert "outside-harveyxia-benchmark" in SEEN_OUTSIDE
+    assert "outside-bradderz-hard" in SEEN_OUTSIDE
     assert all(n.startswith("outside-") for n in OUTSIDE_NAMES)
     assert set(SEEN_OUTSIDE).isdisjoint(UNSEEN_OUTSIDE)
     assert set(SEEN_OUTSIDE) | set(UNSEEN_OUTSIDE) == set(OUTSIDE_NAMES)
-    assert 2 * len(UNSEEN_OUTSIDE) >= len(OUTSIDE_NAMES)
+    # The unseen set is fixed (every unseen figure stays comparable across releases); new
+    # ports join the seen set.
+    assert UNSEEN_OUTSIDE == ("outside-chrisaacson-aggressive", "outside-monopyly-huw",
+                              "outside-intrepid-aitest")
     for name in OUTSIDE_NAMES:
         assert make_agent(name).name == name
         assert type(make_outside(name)) is type(make_agent(name))
     with pytest.raises(ValueError, match="unknown outside player"):
         make_outside("outside-nobody")
+
+
+def test_the_rival_readers_portfolio_keeps_the_first_three_seen_players() -> None:
+    """The seen set grows; the rival reader's portfolio reads its first three, so that the
+    shipped reader does not change as ports join."""
+    from byapar_agents.rival_reader import PORTFOLIO
+
+    first = ("outside-chrisaacson-trading", "outside-monopyly-sophie",
+             "outside-harveyxia-benchmark")
+    assert SEEN_OUTSIDE[:3] == first
+    assert tuple(k for k in PORTFOLIO if k.startswith("outside-")) == first
 
 
 def test_no_training_module_names_an_unseen_player() -> None:
