@@ -1,6 +1,6 @@
 """The opponents no training run may touch, asked in one place.
 
-Strength is measured on opponents the player never trained on: the outside panel's unseen half
+Strength is measured on opponents the player never trained on: the outside panel's unseen three
 (``byapar_agents.outside.UNSEEN_OUTSIDE``) and the generated population's evaluation seeds
 (``byapar_agents.population.EVALUATION_SEEDS``). Training asks ``kept_unseen(name)`` of every
 player it would seat or evaluate against (``byapar_training/checks.py`` refuses those), so that no
