@@ -73,7 +73,7 @@ def test_the_worst_case_per_group_and_size() -> None:
     config = GauntletConfig(player="medium", groups=("outside-seen", "outside-unseen"),
                             sizes=(2, 4), mixed=True)
     aggressive, huw, intrepid = UNSEEN_OUTSIDE
-    trading, sophie, benchmark, bradderz = SEEN_OUTSIDE
+    trading, sophie, benchmark, bradderz, usama = SEEN_OUTSIDE
     cells = {
         f"{aggressive}@2": cell(aggressive, 2, 1.2), f"{huw}@2": cell(huw, 2, 0.9),
         f"{intrepid}@2": cell(intrepid, 2, 1.6),
@@ -84,6 +84,7 @@ def test_the_worst_case_per_group_and_size() -> None:
         f"{trading}@4": cell(trading, 4, 1.4), f"{sophie}@4": cell(sophie, 4, 4.0),
         f"{benchmark}@2": cell(benchmark, 2, 1.5), f"{benchmark}@4": cell(benchmark, 4, 2.5),
         f"{bradderz}@2": cell(bradderz, 2, 1.3), f"{bradderz}@4": cell(bradderz, 4, 1.9),
+        f"{usama}@2": cell(usama, 2, 1.0), f"{usama}@4": cell(usama, 4, 1.6),
         "mixed:outside-seen@4": cell("mixed:outside-seen", 4, 2.0),
     }
     result = worst_cases(config, cells)

@@ -92,9 +92,10 @@ def test_one_object_seated_twice_plays_as_two(name: str) -> None:
 
 
 def test_names_and_split() -> None:
-    assert len(OUTSIDE_NAMES) == 7 and len(SEEN_OUTSIDE) == 4
+    assert len(OUTSIDE_NAMES) == 8 and len(SEEN_OUTSIDE) == 5
     assert "outside-harveyxia-benchmark" in SEEN_OUTSIDE
     assert "outside-bradderz-hard" in SEEN_OUTSIDE
+    assert SEEN_OUTSIDE[-1] == "outside-usama8800"  # new ports join the seen set, last
     assert all(n.startswith("outside-") for n in OUTSIDE_NAMES)
     assert set(SEEN_OUTSIDE).isdisjoint(UNSEEN_OUTSIDE)
     assert set(SEEN_OUTSIDE) | set(UNSEEN_OUTSIDE) == set(OUTSIDE_NAMES)

@@ -20,14 +20,17 @@ from .chrisaacson import AggressiveTradingPlayer, StrategicPlayer, TradingPlayer
 from .harveyxia import DarlingBenchmarkPlayer
 from .intrepid import IntrepidTestPlayer
 from .monopyly import HuwPlayer, SophiePlayer
+from .usama import UsamaAIPlayer
 
 _PLAYERS: dict[str, type[EnginePlayer]] = {
     cls.name: cls for cls in (TradingPlayer, AggressiveTradingPlayer, HuwPlayer, SophiePlayer,
-                              IntrepidTestPlayer, DarlingBenchmarkPlayer, BradderzHardPlayer)
+                              IntrepidTestPlayer, DarlingBenchmarkPlayer, BradderzHardPlayer,
+                              UsamaAIPlayer)
 }
 OUTSIDE_NAMES: tuple[str, ...] = tuple(_PLAYERS)
 SEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-trading", "outside-monopyly-sophie",
-                                 "outside-harveyxia-benchmark", "outside-bradderz-hard")
+                                 "outside-harveyxia-benchmark", "outside-bradderz-hard",
+                                 "outside-usama8800")
 UNSEEN_OUTSIDE: tuple[str, ...] = ("outside-chrisaacson-aggressive", "outside-monopyly-huw",
                                    "outside-intrepid-aitest")
 
@@ -42,4 +45,4 @@ def make_outside(name: str) -> EnginePlayer:
 
 __all__ = ["OUTSIDE_NAMES", "SEEN_OUTSIDE", "UNSEEN_OUTSIDE", "AggressiveTradingPlayer",
            "BradderzHardPlayer", "DarlingBenchmarkPlayer", "HuwPlayer", "IntrepidTestPlayer",
-           "SophiePlayer", "StrategicPlayer", "TradingPlayer", "make_outside"]
+           "SophiePlayer", "StrategicPlayer", "TradingPlayer", "UsamaAIPlayer", "make_outside"]
