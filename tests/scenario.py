@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from byapar_env.engine import Game, IllegalActionError, Rules, actions
+from byapar_agents.base import EnginePlayer
+from byapar_env.engine import Game, IllegalActionError, Phase, Rules, actions
 from byapar_env.engine.board import square_by_name
 
 
@@ -43,6 +44,28 @@ def owing_rent_on_pokhara() -> Game:
     game.position[0] = (sq("Pokhara") - 5) % 36
     roll(game, 2, 3)
     return game
+
+
+def landed_on(name: str, cash: int, players: int = 3, seed: int = 0) -> Game:
+    """A new game where seat 0, with ``cash``, has rolled 3+4 onto the unowned place ``name``
+    and is asked whether to buy it."""
+    game = new_game(players, seed)
+    game.cash[0] = cash
+    game.position[0] = (sq(name) - 7) % 36
+    roll(game, 3, 4)
+    assert game.phase == Phase.BUY
+    return game
+
+
+def raise_cash_moves(player: EnginePlayer, game: Game) -> list[actions.Action]:
+    """What ``player`` chooses, one decision after another, while the seat to play raises cash;
+    each applied, until the debt is met (or the seat is out)."""
+    taken = []
+    while game.phase == Phase.RAISE_CASH:
+        action = player.choose(game, game.current_player, game.legal_actions())
+        taken.append(action)
+        game.apply(action)
+    return taken
 
 
 def put(game: Game, seat: int, name_or_square: str | int) -> None:

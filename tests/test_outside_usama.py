@@ -9,9 +9,9 @@ hard and medium, through the environment and the arena, the same game from the s
 from __future__ import annotations
 
 import pytest
-from scenario import give, new_game, sq
+from outside_games import check_arena_game_is_environment_game, check_copies_replay
+from scenario import give, landed_on, new_game, raise_cash_moves, roll, sq
 
-from byapar_agents import make_agent, play_through_env
 from byapar_agents.outside import UsamaAIPlayer
 from byapar_agents.outside.usama import (
     building_plan,
@@ -20,9 +20,7 @@ from byapar_agents.outside.usama import (
     usable_money,
     value_items,
 )
-from byapar_env.byapar_v0 import raw_env
 from byapar_env.engine import Game, Phase, actions, board
-from byapar_harness.arena import ArenaConfig, game_seed, play_game, seat_game
 
 NAME = "outside-usama8800"
 JUMLA, SURKHET = sq("Jumla"), sq("Surkhet")
@@ -44,17 +42,6 @@ def play_out_turn(player, game: Game) -> list:
         taken.append(action)
         game.apply(action)
     return taken
-
-
-def landed_on(name: str, cash: int, players: int = 3, seed: int = 0) -> Game:
-    """Seat 0, with ``cash``, rolls 3+4 onto the unowned place ``name``."""
-    game = new_game(players, seed)
-    game.cash[0] = cash
-    game.position[0] = (sq(name) - 7) % board.NUM_SQUARES
-    game.force_dice((3, 4))
-    game.apply(actions.ROLL)
-    assert game.phase == Phase.BUY
-    return game
 
 
 # ------------------------------------------------------------------------------ buying
@@ -397,14 +384,8 @@ def test_it_raises_cash_in_its_sources_order() -> None:
     give(game, 1, "Birgunj", "Janakpur", buildings=4)
     game.cash[0] = 100
     game.position[0] = BIRGUNJ - 7
-    game.force_dice((3, 4))
-    game.apply(actions.ROLL)
-    player = UsamaAIPlayer()
-    taken = []
-    while game.phase == Phase.RAISE_CASH:
-        action = decide(player, game)
-        taken.append(action)
-        game.apply(action)
+    roll(game, 3, 4)
+    taken = raise_cash_moves(UsamaAIPlayer(), game)
     mortgage, sell = actions.mortgage, actions.sell_building
     assert taken == [mortgage(ILAM), mortgage(HYDROPOWER), mortgage(BUS_PARK),
                      mortgage(LALITPUR), mortgage(KATHMANDU), sell(SURKHET), sell(JUMLA),
@@ -413,22 +394,8 @@ def test_it_raises_cash_in_its_sources_order() -> None:
 
 
 # ------------------------------------------------------------------------------ whole games
-def play_six(seed: int) -> tuple[list[str], int]:
-    env = raw_env(num_players=6)
-    env.reset(seed=seed)
-    players = [UsamaAIPlayer() for _ in range(6)]
-    for s, p in enumerate(players):
-        p.reset(seed + s)
-    decisions = play_through_env(env, players)
-    assert env.game.is_over
-    return env.game.log, decisions
-
-
 def test_six_of_it_play_to_the_end_through_the_environment() -> None:
-    first, second = play_six(7), play_six(7)
-    assert first == second
-    assert first[0] != play_six(8)[0]
-    log, _ = first
+    log = check_copies_replay(UsamaAIPlayer)
     assert any("offers seat" in line for line in log)  # it proposes in a real game
     assert any(" builds " in line for line in log)
 
@@ -438,18 +405,4 @@ def test_six_of_it_play_to_the_end_through_the_environment() -> None:
 def test_it_beside_a_level_plays_the_same_game_from_the_same_seed(level: str,
                                                                    seats: int) -> None:
     """The arena's engine table and the environment give the same game."""
-    config = ArenaConfig(players=(level,) + (NAME,) * (seats - 1))
-    for index in range(2):
-        fast = play_game(config, index)
-        assert fast == play_game(config, index)
-        kinds, _, seed = seat_game(config, index)
-        assert seed == game_seed(config.seed, index)
-        players = [make_agent(k) for k in kinds]
-        for s, p in enumerate(players):
-            p.reset(seed + s)
-        env = raw_env(num_players=seats)
-        env.reset(seed=seed)
-        play_through_env(env, players)  # (an offer takes several steps there: not counted)
-        assert [env.game.net_worth(s) for s in range(seats)] == fast.net_worth
-        assert env.game.round == fast.rounds and env.game.winners == [
-            s for s in range(seats) if fast.shares[s] > 0]
+    check_arena_game_is_environment_game(NAME, level, seats)
