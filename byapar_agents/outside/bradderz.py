@@ -87,8 +87,11 @@ from .common import (
     PRICE,
     SCALE,
     forced_sale,
+    held,
+    others,
     pay_at_most,
     rng,
+    whole_groups,
 )
 
 # DIFFICULTY_CONFIGS.hard (bot.js lines 85-115), money times ten.
@@ -127,19 +130,11 @@ def game_phase(game: Game) -> str:
     return "early" if owned < 0.3 else "mid" if owned < 0.7 else "late"
 
 
-def _count(game: Game, seat: int, group: tuple[int, ...]) -> int:
-    return sum(1 for s in group if game.owner[s] == seat)
-
-
-def _rivals(game: Game, seat: int) -> list[int]:
-    return [s for s in range(game.num_players) if s != seat and not game.bankrupt[s]]
-
-
 def completes_mine(game: Game, seat: int, sq: int) -> bool:
     """``wouldCompleteMyMonopoly`` (lines 871-876): it holds all of the group but one, and
     ``sq`` is not its own."""
     group = GROUP_OF[sq]
-    return (group is not None and _count(game, seat, group) == len(group) - 1
+    return (group is not None and len(held(game, seat, group)) == len(group) - 1
             and game.owner[sq] != seat)
 
 
@@ -149,8 +144,8 @@ def completes_a_rivals(game: Game, seat: int, sq: int) -> bool:
     group = GROUP_OF[sq]
     if group is None:
         return False
-    for r in _rivals(game, seat):
-        if _count(game, r, group) == len(group) - 1:
+    for r in others(game, seat):
+        if len(held(game, r, group)) == len(group) - 1:
             missing = next(s for s in group if game.owner[s] != r)
             if game.owner[missing] < 0 or missing == sq:
                 return True
@@ -161,8 +156,8 @@ def gives_a_rival_a_set(game: Game, seat: int, sq: int) -> bool:
     """``wouldGiveOpponentMonopoly`` (lines 878-891): some rival holds all of the group but one
     (whoever would receive ``sq``)."""
     group = GROUP_OF[sq]
-    return group is not None and any(_count(game, r, group) == len(group) - 1
-                                     for r in _rivals(game, seat))
+    return group is not None and any(len(held(game, r, group)) == len(group) - 1
+                                     for r in others(game, seat))
 
 
 def blocks(game: Game, seat: int, sq: int) -> bool:
@@ -171,8 +166,8 @@ def blocks(game: Game, seat: int, sq: int) -> bool:
     group = GROUP_OF[sq]
     if group is None or game.owner[sq] != seat:
         return False
-    mine = _count(game, seat, group)
-    return any(_count(game, r, group) == len(group) - mine for r in _rivals(game, seat))
+    mine = len(held(game, seat, group))
+    return any(len(held(game, r, group)) == len(group) - mine for r in others(game, seat))
 
 
 def transports_of(game: Game, seat: int) -> int:
@@ -269,7 +264,7 @@ class BradderzHardPlayer(EnginePlayer):
         if completes_mine(game, seat, sq):
             score += COMPLETION_BONUS
         elif group is not None:
-            score += _count(game, seat, group) / len(group) * 0.3 * AWARENESS
+            score += len(held(game, seat, group)) / len(group) * 0.3 * AWARENESS
         if completes_a_rivals(game, seat, sq):
             score += BLOCK_BONUS
         if group is not None:
@@ -391,10 +386,10 @@ class BradderzHardPlayer(EnginePlayer):
             group = GROUP_OF[mine]
             if game.owner[mine] != seat or group is None:
                 continue
-            held = _count(game, seat, group)
-            if held == len(group) or held >= len(group) - 1:
+            mine_held = len(held(game, seat, group))
+            if mine_held == len(group) or mine_held >= len(group) - 1:
                 continue  # never a piece of a group it holds, or is one short of
-            if _count(game, holder, group) != len(group) - 1:
+            if len(held(game, holder, group)) != len(group) - 1:
                 continue
             value = place_value(game, seat, mine, "giving")
             diff = worth - value
@@ -415,8 +410,8 @@ class BradderzHardPlayer(EnginePlayer):
             return None
         asks = self.asks.setdefault(seat, {})
         for group in GROUPS:
-            held = _count(game, seat, group)
-            if held == 0 or len(group) - held != 1:
+            mine_held = len(held(game, seat, group))
+            if mine_held == 0 or len(group) - mine_held != 1:
                 continue
             for sq in group:
                 holder = game.owner[sq]
@@ -442,7 +437,7 @@ class BradderzHardPlayer(EnginePlayer):
         """``tryBuildHouses``: the houses to build this turn, in order."""
         money = game.cash[seat]
         houses = list(game.buildings)
-        whole = sorted((g for g in GROUPS if all(game.owner[s] == seat for s in g)),
+        whole = sorted(whole_groups(game, seat),
                        key=lambda g: -RANK[g])
         plan: list[int] = []
         spent = 0
@@ -493,7 +488,7 @@ class BradderzHardPlayer(EnginePlayer):
     @staticmethod
     def raise_cash(game: Game, seat: int, legal: list[Action]) -> Action:
         """``handleBankruptcyState``."""
-        whole = sorted((g for g in GROUPS if all(game.owner[s] == seat for s in g)),
+        whole = sorted(whole_groups(game, seat),
                        key=lambda g: RANK[g])
         for group in whole:
             top = max(game.buildings[s] for s in group)

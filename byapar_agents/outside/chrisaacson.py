@@ -37,6 +37,7 @@ from .common import (
     PRICE,
     SCALE,
     bid_or_drop,
+    held,
     legal_of,
     others,
     pay_at_most,
@@ -58,9 +59,6 @@ def phase(game: Game) -> str:
         return "early"
     return "mid" if built < LATE_BUILDINGS else "late"
 
-
-def _held(game: Game, seat: int, group) -> list[int]:
-    return [s for s in group if game.owner[s] == seat]
 
 
 class StrategicPlayer(EnginePlayer):
@@ -91,14 +89,14 @@ class StrategicPlayer(EnginePlayer):
     @staticmethod
     def would_complete(game: Game, seat: int, sq: int) -> bool:
         group = GROUP_OF[sq]
-        return group is not None and len(_held(game, seat, group)) == len(group) - 1
+        return group is not None and len(held(game, seat, group)) == len(group) - 1
 
     @staticmethod
     def would_block(game: Game, seat: int, sq: int) -> bool:
         group = GROUP_OF[sq]
         if group is None:
             return False
-        return any(len(_held(game, o, group)) == len(group) - 1 for o in others(game, seat))
+        return any(len(held(game, o, group)) == len(group) - 1 for o in others(game, seat))
 
     @staticmethod
     def reserve(game: Game) -> int:
@@ -112,10 +110,10 @@ class StrategicPlayer(EnginePlayer):
             rent = rents[3] if self.would_complete(game, seat, sq) else rents[0]
             return prob * rent * opp
         if kind == board.TRANSPORT:
-            held = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat) + 1
-            return prob * board.TRANSPORT_RENT[min(held, 4)] * opp
-        held = sum(1 for u in board.UTILITIES if game.owner[u] == seat) + 1
-        return prob * board.UTILITY_MULTIPLIER[min(held, 2)] * DICE_AVERAGE * opp
+            count = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat) + 1
+            return prob * board.TRANSPORT_RENT[min(count, 4)] * opp
+        count = sum(1 for u in board.UTILITIES if game.owner[u] == seat) + 1
+        return prob * board.UTILITY_MULTIPLIER[min(count, 2)] * DICE_AVERAGE * opp
 
     def decide_buy(self, game: Game, seat: int, sq: int) -> bool:
         cash, price = game.cash[seat], PRICE[sq]
@@ -235,13 +233,13 @@ class TradingPlayer(StrategicPlayer):
         value = float(PRICE[sq])
         kind = board.SQUARES[sq].kind
         if kind == board.TRANSPORT:
-            held = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat)
-            return value * (2.0 if held >= 3 else 1.5 if held >= 2 else 1.25 if held else 1.0)
+            count = sum(1 for t in board.TRANSPORTS if game.owner[t] == seat)
+            return value * (2.0 if count >= 3 else 1.5 if count >= 2 else 1.25 if count else 1.0)
         if kind == board.UTILITY:
-            held = sum(1 for u in board.UTILITIES if game.owner[u] == seat)
-            return value * (2.5 if held else 1.0)
+            count = sum(1 for u in board.UTILITIES if game.owner[u] == seat)
+            return value * (2.5 if count else 1.0)
         group = GROUP_OF[sq]
-        owned = len(_held(game, seat, group))
+        owned = len(held(game, seat, group))
         return value * (1 + owned / len(group)) if owned else value
 
     @staticmethod
@@ -253,7 +251,7 @@ class TradingPlayer(StrategicPlayer):
 
     def blocking_value(self, game: Game, seat: int, sq: int, rival: int) -> float:
         group = GROUP_OF[sq]
-        if group is None or len(_held(game, rival, group)) + 1 != len(group):
+        if group is None or len(held(game, rival, group)) + 1 != len(group):
             return 0.0
         return self.monopoly_gain(game, seat, sq)
 
@@ -271,7 +269,7 @@ class TradingPlayer(StrategicPlayer):
             blocking = self.blocking_value(game, seat, sq, offerer)
             if blocking > 0:
                 loss += blocking * 0.4
-            elif GROUP_OF[sq] is not None and len(_held(game, seat, GROUP_OF[sq])) == 1:
+            elif GROUP_OF[sq] is not None and len(held(game, seat, GROUP_OF[sq])) == 1:
                 loss += OWN_CHANCE_CHARGE
         gain += offer.amount  # positive: the offerer pays
         return gain - loss >= ACCEPT_SLACK
@@ -281,7 +279,7 @@ class TradingPlayer(StrategicPlayer):
         """game-engine.js ``findTradeOpportunities``: (group, places needed, their holder)."""
         out = []
         for group in GROUPS:
-            mine = _held(game, seat, group)
+            mine = held(game, seat, group)
             if not mine or len(mine) == len(group):
                 continue
             if any(game.owner[s] < 0 for s in group):
@@ -298,7 +296,7 @@ class TradingPlayer(StrategicPlayer):
     def their_needs(self, game: Game, rival: int) -> list[tuple[tuple, list[int], list[int]]]:
         needs = []
         for group in GROUPS:
-            theirs = _held(game, rival, group)
+            theirs = held(game, rival, group)
             if not theirs or len(theirs) == len(group):
                 continue
             needed = [s for s in group if game.owner[s] != rival]
@@ -325,7 +323,7 @@ class TradingPlayer(StrategicPlayer):
     def monopoly_trade(self, game: Game, seat: int, group, needed: list[int],
                        rival: int) -> Action | None:
         """``evaluateMonopolyTrade``: lines 98-185."""
-        if len(_held(game, seat, group)) + len(needed) != len(group):
+        if len(held(game, seat, group)) + len(needed) != len(group):
             return None
         my_gain = self.monopoly_gain(game, seat, group[0])
         for their_group, theirs, their_needed in self.their_needs(game, rival):

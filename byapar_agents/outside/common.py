@@ -59,6 +59,16 @@ def others(game: Game, seat: int) -> list[int]:
     return [s for s in range(game.num_players) if s != seat and not game.bankrupt[s]]
 
 
+def held(game: Game, seat: int, group: tuple[int, ...]) -> list[int]:
+    """The places of ``group`` that ``seat`` owns, in board order."""
+    return [s for s in group if game.owner[s] == seat]
+
+
+def whole_groups(game: Game, seat: int) -> list[tuple[int, ...]]:
+    """The colour groups ``seat`` owns whole, in board order."""
+    return [g for g in GROUPS if all(game.owner[s] == seat for s in g)]
+
+
 def legal_of(legal: list[Action], kind: ActionKind) -> list[Action]:
     return [a for a in legal if a.kind == kind]
 

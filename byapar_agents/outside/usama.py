@@ -95,7 +95,9 @@ from .common import (
     SCALE,
     bid_or_drop,
     forced_sale,
+    held,
     pay_at_most,
+    whole_groups,
 )
 
 NAME = "outside-usama8800"
@@ -115,17 +117,9 @@ def js_round(x: float) -> int:
 
 
 # ------------------------------------------------------------------------ the board as it reads it
-def _mine(game: Game, seat: int, group: tuple[int, ...]) -> list[int]:
-    return [s for s in group if game.owner[s] == seat]
-
-
-def whole_sets(game: Game, seat: int) -> list[tuple[int, ...]]:
-    """``sets()`` (player.ts 70-80): the groups it holds whole."""
-    return [g for g in GROUPS if all(game.owner[s] == seat for s in g)]
-
-
 def has_set(game: Game, seat: int) -> bool:
-    return bool(whole_sets(game, seat))
+    """Whether ``sets()`` (player.ts 70-80), the groups it holds whole, has any."""
+    return bool(whole_groups(game, seat))
 
 
 def active(game: Game) -> list[int]:
@@ -157,18 +151,12 @@ def usable_money(game: Game, seat: int, double: bool = False,
     return game.cash[seat] - needed
 
 
-def max_money(game: Game, seat: int) -> int:
-    """``maxMoney``: cash, half of each building's cost and half of each unmortgaged place's
-    price (the engine's liquidation value counts exactly these)."""
-    return game.liquidation_value(seat)
-
-
 def wants_in_trade(game: Game, seat: int) -> list[int]:
     """``wantInTrade``: for each set it holds part of, the one piece it lacks, when another
     player holds that piece."""
     out = []
     for g in GROUPS:
-        if not _mine(game, seat, g):
+        if not held(game, seat, g):
             continue
         missing = [s for s in g if game.owner[s] != seat]
         if len(missing) == 1 and game.owner[missing[0]] >= 0:
@@ -240,7 +228,7 @@ def accepts(game: Game, seat: int, offerer: int, offer: Action) -> bool:
     makes_my_set = False
     for g in GROUPS:
         incoming = [s for s in receiving if s in g]
-        if incoming and len(_mine(game, seat, g)) + len(incoming) == len(g):
+        if incoming and len(held(game, seat, g)) + len(incoming) == len(g):
             makes_my_set = True
     mine_has, theirs_has = has_set(game, seat), has_set(game, offerer)
     if not mine_has and theirs_has and not makes_my_set and giving:
@@ -278,7 +266,7 @@ def offers_for(game: Game, seat: int, tile: int) -> list[Action]:
     1.3 down to 1.2, or to 1.15); then money alone at 1x to 3x the price (to 3.5x while others
     have a set and it has none, or nobody has one). Each within its usable money."""
     group = GROUP_OF[tile]
-    makes_my_set = group is not None and len(_mine(game, seat, group)) + 1 == len(group)
+    makes_my_set = group is not None and len(held(game, seat, group)) + 1 == len(group)
     with_sets = [s for s in range(game.num_players) if has_set(game, s)]
     others_have_and_i_dont = seat not in with_sets and bool(with_sets)
     to = game.owner[tile]
@@ -321,7 +309,7 @@ def offers_for(game: Game, seat: int, tile: int) -> list[Action]:
 
 def built_on(game: Game, seat: int) -> float | None:
     """The mean number of buildings on the places of its whole sets (None with no set)."""
-    mine = [s for g in whole_sets(game, seat) for s in g]
+    mine = [s for g in whole_groups(game, seat) for s in g]
     return sum(game.buildings[s] for s in mine) / len(mine) if mine else None
 
 
@@ -351,8 +339,8 @@ def late_offers(game: Game, seat: int, mean: float | None) -> list[Action]:
         return []
     out: list[Action] = []
     for g in GROUPS:
-        held = _mine(game, seat, g)
-        if not held or len(g) - len(held) < 2:
+        mine = held(game, seat, g)
+        if not mine or len(g) - len(mine) < 2:
             continue
         for sq in g:
             if game.owner[sq] == seat or game.owner[sq] < 0:
@@ -486,9 +474,9 @@ class UsamaAIPlayer(EnginePlayer):
             return False  # nobody could outbid it at auction
         group = GROUP_OF[sq]
         if group is not None:
-            if max_money(game, seat) / 2 < price * 1.2:
+            if game.liquidation_value(seat) / 2 < price * 1.2:
                 return False
-            counts = [len(_mine(game, p, group)) for p in range(game.num_players)]
+            counts = [len(held(game, p, group)) for p in range(game.num_players)]
             if any(len(group) - c == 1 for c in counts):
                 return True
         return game.cash[seat] > price
@@ -512,16 +500,16 @@ class UsamaAIPlayer(EnginePlayer):
                 most = price * 2
             if sum(1 for s in group if game.owner[s] != holder) == 1:
                 most = price * 1.6
-        return min(most, max_money(game, seat) / 2)
+        return min(most, game.liquidation_value(seat) / 2)
 
     # ---------------------------------------------------------------- raising cash (212-456)
     @staticmethod
     def raise_cash(game: Game, seat: int, legal: list[Action]) -> Action:
         """``getMakeMoneyItems`` in its order, without the sales to other players."""
-        groups = [g for g in GROUPS if _mine(game, seat, g)]
-        loose = [s for g in groups if len(_mine(game, seat, g)) < len(g)
-                 for s in _mine(game, seat, g)]
-        bare_sets = [s for g in groups if len(_mine(game, seat, g)) == len(g)
+        groups = [g for g in GROUPS if held(game, seat, g)]
+        loose = [s for g in groups if len(held(game, seat, g)) < len(g)
+                 for s in held(game, seat, g)]
+        bare_sets = [s for g in groups if len(held(game, seat, g)) == len(g)
                      and not any(game.buildings[x] for x in g) for s in g]
         for squares in (loose,
                         [u for u in board.UTILITIES if game.owner[u] == seat],
